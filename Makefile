@@ -1,0 +1,33 @@
+# memverify — common tasks. Every target is a plain go command; see README.md.
+GO        ?= go
+FUZZTIME  ?= 20s
+BENCHTIME ?= 200ms
+COUNT     ?= 10
+
+.PHONY: test race fuzz bench mutants verify ci
+
+test:
+	$(GO) test ./...
+
+race:
+	$(GO) test -race ./impl/... ./props/...
+
+# Every fuzz target in ./fuzz for FUZZTIME each (go test -fuzz takes one target at a time).
+fuzz:
+	@for t in $$($(GO) test -list '^Fuzz' ./fuzz | grep '^Fuzz'); do \
+		echo "== $$t ($(FUZZTIME))"; \
+		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
+
+# Model, implementations and peers side by side; read the output with benchstat.
+bench:
+	$(GO) test ./bench -run '^$$' -bench . -benchmem -count $(COUNT) -benchtime $(BENCHTIME) | tee bench.txt
+
+mutants:
+	$(GO) run ./cmd/verify mutants
+
+verify:
+	$(GO) run ./cmd/verify
+
+ci:
+	bash .ci/run

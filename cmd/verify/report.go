@@ -1,0 +1,200 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"github.com/memverify/memverify/internal/catalog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memverify/memverify/internal/benchcmp"
+	"github.com/montanaflynn/stats"
+)
+
+// Report is everything one verify run found, as structured values: the
+// Markdown and JSON files are both built from it, and later report formats
+// (HTML, the benchmark gate) read the JSON.
+type Report struct {
+	Started   time.Time      `json:"started"`
+	GoVersion string         `json:"go_version"`
+	Platform  string         `json:"platform"`
+	Suites    []SuiteResult  `json:"suites,omitempty"`
+	Campaign  *campaign      `json:"mutants,omitempty"`
+	Bench     []benchcmp.Row `json:"bench,omitempty"`
+	Accuracy  *Accuracy      `json:"overlap_accuracy,omitempty"`
+}
+
+func newReport() *Report {
+	return &Report{Started: time.Now().UTC(), GoVersion: runtime.Version(),
+		Platform: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
+}
+
+// write stores the report as report.json and report.md under dir.
+func (r *Report) write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.json"), js, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(r.markdown()), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("report written to %s/report.md and report.json\n", dir)
+	return nil
+}
+
+func (r *Report) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# memverify report\n\n%s · %s · %s\n\n", r.Started.Format(time.RFC3339), r.GoVersion, r.Platform)
+	if len(r.Suites) > 0 {
+		r.suitesMarkdown(&b)
+	}
+	if r.Accuracy != nil {
+		fmt.Fprintf(&b, "## Overlap accuracy\n\nEvery checker against the brute-force model on %d generated pairs of strided views (seed %d), then by generator family. A false negative is a missed dependency: a data race in the runtime.\n\n%s\n",
+			r.Accuracy.Pairs, r.Accuracy.Seed, accuracyText(r.Accuracy.Rows, false))
+	}
+	if r.Campaign != nil {
+		r.campaignMarkdown(&b)
+	}
+	if len(r.Bench) > 0 {
+		fmt.Fprintf(&b, "## Benchmarks\n\nMedians with 95%% confidence intervals; \"vs ref\" is the model's median over the implementation's, from the same run, with the Mann-Whitney p-value.\n\n%s\n", benchcmp.Format(r.Bench))
+	}
+	return b.String()
+}
+
+func (r *Report) suitesMarkdown(b *strings.Builder) {
+	failed := 0
+	var secs []float64
+	fmt.Fprintf(b, "## Property suites\n\n| domain | property | impl | checks | result | time |\n|---|---|---|---:|---|---:|\n")
+	for _, s := range r.Suites {
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %v |\n", s.Domain, s.Property, s.Impl, s.Checks, s.Outcome, s.Duration.Round(time.Millisecond))
+		secs = append(secs, s.Duration.Seconds())
+		if s.Outcome == "FAIL" {
+			failed++
+		}
+	}
+	fmt.Fprintf(b, "\n%d suites, %d failed. %s\n", len(r.Suites), failed, summary("suite time", secs, "s"))
+	for _, s := range r.Suites {
+		if s.Outcome == "FAIL" {
+			fmt.Fprintf(b, "\n### FAIL %s\n\n```\n%s\n```\nReproduce: `%s`\n", s.Name, strings.TrimSpace(s.Output), s.Repro)
+		}
+	}
+	b.WriteString("\n")
+}
+
+func (r *Report) campaignMarkdown(b *strings.Builder) {
+	c := r.Campaign
+	killed := 0
+	var secs, checks []float64
+	fmt.Fprintf(b, "## Seeded bugs\n\nEach bug is switched on in a binary built with `-tags mutants` and run against the properties of its domain and implementation, the expected killer first, under seeds %v.\n\n", c.Seeds)
+	fmt.Fprintf(b, "| bug | impl | summary | result | killed by | checks | time |\n|---|---|---|---|---|---:|---:|\n")
+	for _, m := range c.Mutants {
+		res := "**survived**"
+		switch {
+		case m.Error != "":
+			res = "error: " + m.Error
+		case m.Killed:
+			res = "killed"
+			killed++
+			secs = append(secs, m.Duration.Seconds())
+			checks = append(checks, float64(m.Checks))
+		}
+		by := m.By
+		if m.Killed && !m.Expected {
+			by += " (expected " + m.Bug.Killer + ")"
+		}
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %d | %v |\n", m.Bug.ID, m.Bug.Impl, m.Bug.Summary, res, by, m.Checks, m.Duration.Round(time.Millisecond))
+	}
+	fmt.Fprintf(b, "\n**killed %d of %d.** %s %s\n", killed, len(c.Mutants), summary("time to kill", secs, "s"), summary("checks to kill", checks, ""))
+	b.WriteString(killMatrix(c))
+	base := 0
+	for _, s := range c.Baseline {
+		if s.Outcome == "FAIL" {
+			base++
+		}
+	}
+	fmt.Fprintf(b, "\nThe unmutated build ran %d suite runs under the same seeds: %d failed.\n", len(c.Baseline), base)
+	for _, m := range c.Mutants {
+		if m.Killed {
+			fmt.Fprintf(b, "\n### %s — killed by %s\n\n```\n%s\n```\nReproduce: `%s`\n", m.Bug.ID, m.By, strings.TrimSpace(m.Trace), m.Repro)
+		}
+	}
+}
+
+// killMatrix is the property × bug table: which property killed which bug.
+func killMatrix(c *campaign) string {
+	props := map[string]bool{}
+	for _, m := range c.Mutants {
+		if m.Killed {
+			props[m.By] = true
+		}
+	}
+	if len(props) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(props))
+	for p := range props {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n### Kill matrix\n\n| bug | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(names)))
+	for _, m := range c.Mutants {
+		row := make([]string, len(names))
+		for i, p := range names {
+			if m.Killed && m.By == p {
+				row[i] = "✔"
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s |\n", m.Bug.ID, strings.Join(row, " | "))
+	}
+	return b.String()
+}
+
+// summary describes a sample in one phrase: median, 90th percentile, max.
+func summary(what string, xs []float64, unit string) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	med, _ := stats.Median(xs)
+	p90, _ := stats.Percentile(xs, 90)
+	mx, _ := stats.Max(xs)
+	return fmt.Sprintf("%s: median %.3g%s, p90 %.3g%s, max %.3g%s.", what, med, unit, p90, unit, mx, unit)
+}
+
+// runAll is the main job: every suite, then every seeded bug, one report.
+func runAll(o options) int {
+	rep := newReport()
+	rep.Suites = runSuites(o)
+	failed := printSuiteSummary(rep.Suites)
+	fmt.Println()
+	if catalog.Matches(o.domain, "overlap") {
+		rep.Accuracy = measureAccuracy()
+		fmt.Println()
+	}
+	c, err := runMutants(o)
+	code := 0
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "verify mutants: %v\n", err)
+		code = 1
+	} else {
+		rep.Campaign = &c
+		code = printCampaignSummary(c)
+	}
+	if werr := rep.write(o.out); werr != nil {
+		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", werr)
+	}
+	if failed > 0 {
+		code = 1
+	}
+	return code
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memverify/memverify/internal/catalog"
+	"github.com/memverify/memverify/internal/runner"
+)
+
+// SuiteResult is the outcome of one suite run.
+type SuiteResult struct {
+	Name     string        `json:"name"`
+	Domain   string        `json:"domain"`
+	Property string        `json:"property"`
+	Impl     string        `json:"impl"`
+	Outcome  string        `json:"outcome"`
+	Checks   int           `json:"checks"` // rapid checks run (to the failure, for a failure)
+	Seed     uint64        `json:"seed,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+	Output   string        `json:"output,omitempty"` // for a failure: rapid's report and the op trace
+	Repro    string        `json:"repro,omitempty"`  // for a failure: the command that reproduces it
+}
+
+var (
+	passedRe = regexp.MustCompile(`\[rapid\] OK, passed (\d+) tests`)
+	failedRe = regexp.MustCompile(`\[rapid\] (?:failed|panic) after (\d+) tests`)
+	seedRe   = regexp.MustCompile(`-rapid\.seed=(\d+)`)
+)
+
+// runSuite runs one suite in-process and returns its structured result.
+func runSuite(s catalog.Suite) SuiteResult {
+	r := runner.Run(s.Name(), s.Run)
+	res := SuiteResult{Name: s.Name(), Domain: s.Domain, Property: s.Property, Impl: s.Impl,
+		Outcome: string(r.Outcome), Duration: r.Duration}
+	if m := passedRe.FindAllStringSubmatch(r.Output, -1); len(m) > 0 {
+		for _, x := range m {
+			n, _ := strconv.Atoi(x[1])
+			res.Checks += n
+		}
+	}
+	if r.Outcome == runner.Failed {
+		res.Output = r.Output
+		if m := failedRe.FindStringSubmatch(r.Output); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			res.Checks += n + 1 // the failing check itself
+		}
+		if m := seedRe.FindStringSubmatch(r.Output); m != nil {
+			res.Seed, _ = strconv.ParseUint(m[1], 10, 64)
+		}
+		res.Repro = reproRun(s, res.Seed)
+	}
+	return res
+}
+
+// reproRun is the command that reruns one suite with the seed that failed.
+func reproRun(s catalog.Suite, seed uint64) string {
+	cmd := fmt.Sprintf("go run ./cmd/verify run -domain %s -property %s -impl %s", s.Domain, s.Property, s.Impl)
+	if seed != 0 {
+		cmd += fmt.Sprintf(" -rapid.seed=%d", seed)
+	}
+	cmd += "   (or: " + s.GoTest()
+	if seed != 0 {
+		cmd += fmt.Sprintf(" -rapid.seed=%d", seed)
+	}
+	return cmd + ")"
+}
+
+// runSuites runs the selected suites with a progress line each.
+func runSuites(o options) []SuiteResult {
+	suites := catalog.Select(o.domain, o.property, o.impl)
+	checks := flag.Lookup("rapid.checks").Value.String()
+	fmt.Printf("running %d property suites (rapid.checks=%s)\n", len(suites), checks)
+	out := make([]SuiteResult, 0, len(suites))
+	for i, s := range suites {
+		fmt.Printf("[%*d/%d] %-60s ", width(len(suites)), i+1, len(suites), s.Name())
+		res := runSuite(s)
+		fmt.Printf("%-4s %8s\n", res.Outcome, res.Duration.Round(time.Millisecond))
+		out = append(out, res)
+	}
+	return out
+}
+
+func width(n int) int { return len(strconv.Itoa(n)) }
+
+// printSuiteSummary prints the summary table and every failure with its repro.
+func printSuiteSummary(results []SuiteResult) (failed int) {
+	fmt.Printf("\n%-12s %-20s %-10s %7s %-6s %9s\n", "domain", "property", "impl", "checks", "result", "time")
+	for _, r := range results {
+		fmt.Printf("%-12s %-20s %-10s %7d %-6s %9s\n", r.Domain, r.Property, r.Impl, r.Checks, r.Outcome,
+			r.Duration.Round(time.Millisecond))
+	}
+	for _, r := range results {
+		if r.Outcome == string(runner.Failed) {
+			failed++
+			fmt.Printf("\n--- FAIL %s\n%s\nreproduce: %s\n", r.Name, strings.TrimRight(r.Output, "\n"), r.Repro)
+		}
+	}
+	fmt.Printf("\n%d suites: %d passed, %d failed\n", len(results), len(results)-failed, failed)
+	return failed
+}
+
+func runSuitesCmd(o options) int {
+	results := runSuites(o)
+	if len(results) == 0 {
+		fmt.Fprintln(os.Stderr, "verify: no suite matches the filters")
+		return 2
+	}
+	rep := newReport()
+	rep.Suites = results
+	if catalog.Matches(o.domain, "overlap") {
+		rep.Accuracy = measureAccuracy()
+	}
+	if err := rep.write(o.out); err != nil {
+		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
+	}
+	if printSuiteSummary(results) > 0 {
+		return 1
+	}
+	return 0
+}
+
+func list(o options) int {
+	fmt.Println("suites:")
+	for _, s := range catalog.Select(o.domain, o.property, o.impl) {
+		fmt.Printf("  %s\n", s.Name())
+	}
+	fmt.Println("seeded bugs:")
+	for _, b := range selectBugs(o) {
+		fmt.Printf("  %-40s %-10s killer %-18s %s\n", b.ID, b.Impl, b.Killer, b.Summary)
+	}
+	return 0
+}

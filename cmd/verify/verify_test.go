@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memverify/memverify/internal/bugs"
+)
+
+func TestParseSeedsRefusesNonPositive(t *testing.T) {
+	if s, err := parseSeeds("1, 2,3"); err != nil || len(s) != 3 || s[2] != 3 {
+		t.Fatalf("parseSeeds(\"1, 2,3\") = %v, %v", s, err)
+	}
+	for _, bad := range []string{"0", "x", "1,,2", "-1"} {
+		if _, err := parseSeeds(bad); err == nil {
+			t.Errorf("parseSeeds(%q) accepted", bad)
+		}
+	}
+}
+
+func TestReportShowsKillsSurvivorsAndRepro(t *testing.T) {
+	killed := MutantResult{Bug: bugs.Bug{ID: "d/a", Domain: "d", Impl: "X", Summary: "first", Killer: "P"},
+		Killed: true, By: "P", Expected: true, Seed: 2, Checks: 7, Duration: time.Second,
+		Trace: "   1  Op() -> ok", Repro: "MEMVERIFY_BUG=d/a go test ..."}
+	survived := MutantResult{Bug: bugs.Bug{ID: "d/b", Domain: "d", Impl: "X", Summary: "second", Killer: "Q"}}
+	r := newReport()
+	r.Suites = []SuiteResult{{Name: "d/P/impl=X", Domain: "d", Property: "P", Impl: "X", Outcome: "FAIL",
+		Output: "boom", Repro: "go run ./cmd/verify run -domain d"}}
+	r.Campaign = &campaign{Seeds: []uint64{1, 2}, Mutants: []MutantResult{killed, survived}}
+	md := r.markdown()
+	for _, want := range []string{"**killed 1 of 2.**", "| `d/b` | X | second | **survived**", "### Kill matrix",
+		"| `d/a` | ✔ |", "Reproduce: `MEMVERIFY_BUG=d/a go test ...`", "### FAIL d/P/impl=X", "Reproduce: `go run ./cmd/verify run -domain d`"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if code := printCampaignSummary(*r.Campaign); code == 0 {
+		t.Errorf("a surviving bug must fail the campaign")
+	}
+}

@@ -1,0 +1,70 @@
+package refcount
+
+import "github.com/memverify/memverify/internal/bugs"
+
+// The seeded bugs of this package. Each is a realistic defect planted behind
+// `if bugs.On(id)`; without the `mutants` build tag the seams compile away.
+// Several come from SCL-Core's registry and TensorLogic's runtime (see
+// notes/real-systems.md §1.1–1.2). Bugs that show only under a race widen their
+// window with runtime.Gosched() in the seam, as their summaries say.
+const (
+	// Sharded.
+	BugAliasSet          bugs.ID = "refcount/alias-set"
+	BugCheckThenSubtract bugs.ID = "refcount/check-then-subtract"
+	BugDoubleFreeRace    bugs.ID = "refcount/double-free-race"
+	BugIdentityShardHash bugs.ID = "refcount/identity-shard-hash"
+	BugStatsOutOfStep    bugs.ID = "refcount/stats-out-of-step"
+	BugRacyCounter       bugs.ID = "refcount/racy-counter"
+	BugAliasOwnCount     bugs.ID = "refcount/alias-own-count"
+	BugRetainAfterClose  bugs.ID = "refcount/retain-after-close"
+	BugBufferNotAtomic   bugs.ID = "refcount/buffer-not-atomic"
+	BugLateTotal         bugs.ID = "refcount/late-total"
+
+	// LockFree.
+	BugTombstoneReuse    bugs.ID = "refcount/tombstone-reuse"
+	BugStoreNotCAS       bugs.ID = "refcount/store-not-cas"
+	BugTombstoneOnDecref bugs.ID = "refcount/tombstone-on-decref"
+	BugStaleHolderReuse  bugs.ID = "refcount/stale-holder-reuse"
+	BugRefsTwoLoads      bugs.ID = "refcount/refs-two-loads"
+	BugExitOldestFirst   bugs.ID = "refcount/exit-oldest-first"
+	BugResizeDropsAlias  bugs.ID = "refcount/resize-drops-alias"
+)
+
+func init() {
+	bugs.Register(
+		bugs.Bug{ID: BugAliasSet, Domain: "refcount", Impl: "Sharded", Killer: "StateMachine",
+			Summary: "aliases kept in a set: a pointer listed twice is counted twice but stored with one share, so the buffer never reaches zero and leaks (SCL-Core)"},
+		bugs.Bug{ID: BugCheckThenSubtract, Domain: "refcount", Impl: "Sharded", Killer: "LastReleaseRace",
+			Summary: "a buffer reference is dropped as load, then store of load-1 (window widened by Gosched): concurrent last releases lose a decrement and the buffer is never freed"},
+		bugs.Bug{ID: BugDoubleFreeRace, Domain: "refcount", Impl: "Sharded", Killer: "LastReleaseRace",
+			Summary: "the drop decrements, then re-reads the count to decide on the free (window widened by Gosched): two racing last releases both see zero and free twice"},
+		bugs.Bug{ID: BugIdentityShardHash, Domain: "refcount", Impl: "Sharded", Killer: "ShardSpread",
+			Summary: "the shard is the pointer modulo the shard count (std::hash<void*> is the identity): every 16-byte-aligned pointer lands in shard 0 of 16"},
+		bugs.Bug{ID: BugStatsOutOfStep, Domain: "refcount", Impl: "Sharded", Killer: "StateMachine",
+			Summary: "Register bumps the pointer and byte counters before its duplicate check, so a refused registration still counts"},
+		bugs.Bug{ID: BugRacyCounter, Domain: "refcount", Impl: "Sharded", Killer: "DisjointParallel",
+			Summary: "the pointer count is one global counter updated after the shard lock is released, as load then store (window widened by Gosched): parallel registrations lose updates"},
+		bugs.Bug{ID: BugAliasOwnCount, Domain: "refcount", Impl: "Sharded", Killer: "StateMachine",
+			Summary: "a holder whose own share reaches zero frees the buffer, instead of waiting for the buffer's whole count"},
+		bugs.Bug{ID: BugRetainAfterClose, Domain: "refcount", Impl: "Sharded", Killer: "StateMachine",
+			Summary: "Retain does not check that the registry is closed"},
+		bugs.Bug{ID: BugBufferNotAtomic, Domain: "refcount", Impl: "Sharded", Killer: "DisjointParallel",
+			Summary: "RegisterBuffer inserts holders one by one and stops at the first conflict, leaving the earlier holders registered (not all-or-nothing)"},
+		bugs.Bug{ID: BugLateTotal, Domain: "refcount", Impl: "Sharded", Killer: "Linearizable",
+			Summary: "Unregister drops the buffer's total after unlocking the shard (window widened by Gosched): a holder is already gone while the total still counts it"},
+		bugs.Bug{ID: BugTombstoneReuse, Domain: "refcount", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "Register re-keys the first erased slot on its probe path without looking for the key further along the chain, creating a duplicate key (SCL-Core ConcurrentFlatMap::insert)"},
+		bugs.Bug{ID: BugStoreNotCAS, Domain: "refcount", Impl: "LockFree", Killer: "LastReleaseRace",
+			Summary: "a buffer's new count state is published with a plain store instead of a compare-and-swap (window widened by Gosched): racing releases overwrite each other and the buffer is never freed"},
+		bugs.Bug{ID: BugTombstoneOnDecref, Domain: "refcount", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "a holder's slot is tombstoned on every release instead of when its share reaches zero: an alias listed twice stops being registered after one release"},
+		bugs.Bug{ID: BugStaleHolderReuse, Domain: "refcount", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "Register takes over a buffer holder's slot without checking that the pointer's share is gone, registering a live alias a second time"},
+		bugs.Bug{ID: BugRefsTwoLoads, Domain: "refcount", Impl: "LockFree", Killer: "Linearizable",
+			Summary: "Refs checks the pointer's share and reads the buffer's total in two separate loads (window widened by Gosched): it can report a count from a state in which the pointer no longer holds"},
+		bugs.Bug{ID: BugExitOldestFirst, Domain: "refcount", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "Exit releases the scope's references oldest first instead of newest first, so frees happen in the wrong order"},
+		bugs.Bug{ID: BugResizeDropsAlias, Domain: "refcount", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "a table rebuild copies owned pointers but only the real pointer of each buffer, dropping its aliases"},
+	)
+}

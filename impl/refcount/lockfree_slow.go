@@ -1,0 +1,356 @@
+package refcount
+
+import (
+	"math/bits"
+
+	"github.com/memverify/memverify/internal/bugs"
+	spec "github.com/memverify/memverify/model/refcount"
+)
+
+// frozenTable is what a rebuild read from a table it froze: the live owned
+// pointers and the (frozen) state of every buffer a holder slot points to.
+type frozenTable struct {
+	owned []spec.Registration
+	recs  map[*record]view
+}
+
+// freeze fixes every slot of t, then every buffer record its holder slots
+// point to, and reads what is live. After freeze nothing in t changes: every
+// CAS on a frozen word fails, and the goroutine that tried it waits on the
+// slow-path mutex, which the caller holds.
+func freeze(t *table) frozenTable {
+	for i := range t.slots {
+		sl := &t.slots[i]
+		for {
+			s := sl.state.Load()
+			if frozen(s) || sl.state.CompareAndSwap(s, s|frozenBit) {
+				break
+			}
+		}
+	}
+	ft := frozenTable{recs: map[*record]view{}}
+	for i := range t.slots {
+		sl := &t.slots[i]
+		s := sl.state.Load()
+		switch status(s) {
+		case stLive:
+			p := spec.Addr(sl.key.Load())
+			ft.owned = append(ft.owned, spec.Registration{Real: p, Bytes: sl.bytes.Load(), Kind: kindOf(s), Refs: count(s), Holders: []spec.Addr{p}})
+		case stHolder:
+			rec := sl.rec.Load()
+			if _, ok := ft.recs[rec]; !ok {
+				ft.recs[rec] = rec.freeze()
+			}
+		}
+	}
+	return ft
+}
+
+// thaw makes the records frozen by freeze changeable again; called after the
+// new table is published.
+func (ft frozenTable) thaw() {
+	for rec := range ft.recs {
+		rec.thaw()
+	}
+}
+
+// holderLive reports whether a holder slot for key p still belongs in a table.
+func (ft frozenTable) holderLive(p spec.Addr, rec *record) bool {
+	if bugs.On(BugResizeDropsAlias) && p != rec.real {
+		return false
+	}
+	v := ft.recs[rec]
+	return v.phase == phLive && v.share(p) > 0
+}
+
+// registrations lists the live registrations of a frozen table, sorted by
+// real pointer.
+func (ft frozenTable) registrations() []spec.Registration {
+	out := append([]spec.Registration{}, ft.owned...)
+	for rec, v := range ft.recs {
+		if v.phase != phLive {
+			continue
+		}
+		out = append(out, spec.Registration{Real: rec.real, Bytes: rec.bytes, Kind: rec.kind, Refs: v.total, Buffer: rec.id, Holders: v.holders()})
+	}
+	sortRegistrations(out)
+	return out
+}
+
+// rebuild replaces the current table t (the caller holds lf.mu): it freezes t,
+// copies it into a new table and publishes that. compact keeps only live
+// entries, in a table sized to them; otherwise the copy is slot for slot, with
+// tombstones, and only claims in progress turn into tombstones (their
+// goroutines retry on the new table and revive them). It returns what it read.
+func (lf *LockFree) rebuild(t *table, compact bool) frozenTable {
+	ft := freeze(t)
+	var nt *table
+	if compact {
+		nt = lf.compacted(t, ft)
+	} else {
+		nt = newTable(len(t.slots))
+		for i := range t.slots {
+			from, to := &t.slots[i], &nt.slots[i]
+			k := from.key.Load()
+			if k == 0 {
+				continue
+			}
+			s := from.state.Load() &^ frozenBit
+			to.key.Store(k)
+			switch status(s) {
+			case stEmpty, stPending:
+				s = mkState(stDead, 0, nextGen(s), 0)
+			case stLive:
+				to.bytes.Store(from.bytes.Load())
+			case stHolder:
+				rec := from.rec.Load()
+				to.rec.Store(rec)
+				if !ft.holderLive(spec.Addr(k), rec) {
+					s = mkState(stDead, 0, gen(s), 0)
+				}
+			}
+			to.state.Store(s)
+		}
+	}
+	lf.tab.Store(nt)
+	ft.thaw()
+	return ft
+}
+
+// compacted builds a table holding only t's live entries; see compactedCap.
+func (lf *LockFree) compacted(t *table, ft frozenTable) *table {
+	live, used := 0, 0
+	for i := range t.slots {
+		sl := &t.slots[i]
+		if sl.key.Load() == 0 {
+			continue
+		}
+		used++
+		s := sl.state.Load()
+		if status(s) == stLive || status(s) == stHolder && ft.holderLive(spec.Addr(sl.key.Load()), sl.rec.Load()) {
+			live++
+		}
+	}
+	c := compactedCap(lf.initCap, len(t.slots), live, used)
+	nt := newTable(c)
+	for i := range t.slots {
+		from := &t.slots[i]
+		k := from.key.Load()
+		s := from.state.Load() &^ frozenBit
+		switch {
+		case k == 0:
+			continue
+		case status(s) == stLive:
+			to := nt.freeSlot(spec.Addr(k))
+			to.bytes.Store(from.bytes.Load())
+			to.key.Store(k)
+			to.state.Store(s)
+		case status(s) == stHolder && ft.holderLive(spec.Addr(k), from.rec.Load()):
+			to := nt.freeSlot(spec.Addr(k))
+			to.rec.Store(from.rec.Load())
+			to.key.Store(k)
+			to.state.Store(s)
+		}
+	}
+	return nt
+}
+
+// tombstoneRoom bounds how far a rebuild sizes a table for dead keys.
+const tombstoneRoom = 1 << 16
+
+// compactedCap sizes a rebuilt table from the old one's capacity and how many
+// of its slots held live keys and any keys. Room for the live keys: at least
+// 4·(live+1), a load of at most a quarter. Room for the dead ones, up to
+// tombstoneRoom slots (2 MiB): freed addresses come back (allocators reuse them) and a
+// dead key's slot is revived in place, so a working set of a few thousand
+// recycled addresses settles into a table that no longer rebuilds, while churn
+// over ever new addresses costs one O(capacity) rebuild per capacity/2 new
+// keys at a bounded size. Finally, a table less than half used was rebuilt
+// because of a cluster, not because it was full: double it, since the same
+// size would cluster again.
+func compactedCap(initCap, oldCap, live, used int) int {
+	c := max(initCap, 4*(live+1), min(2*used, tombstoneRoom))
+	c = 1 << bits.Len(uint(c-1))
+	if c <= oldCap && used < oldCap/2 {
+		c = 2 * oldCap
+	}
+	return c
+}
+
+// freeSlot is the first never-used slot of p's chain in a table not yet
+// published (so no one else writes it).
+func (t *table) freeSlot(p spec.Addr) *slot {
+	i := t.home(p)
+	for t.slots[i].key.Load() != 0 {
+		i = (i + 1) & t.mask
+	}
+	return &t.slots[i]
+}
+
+// grow rebuilds t, compacted, unless another goroutine already replaced it.
+func (lf *LockFree) grow(t *table) {
+	lf.mu.Lock()
+	defer lf.mu.Unlock()
+	if lf.tab.Load() == t && !t.closed {
+		lf.rebuild(t, true)
+	}
+}
+
+// RegisterBuffer records a shared buffer [real, real+bytes): real and every
+// listed alias hold one reference per listing. It holds the slow-path mutex
+// shared (so no rebuild can start meanwhile) and runs alongside lock-free
+// operations and other RegisterBuffers: it claims every holder's slot, in
+// address order, for a pending record, then makes the record live with one
+// store, its linearization point. Until then the holders read as
+// not registered; a conflict found on the way aborts the record and releases
+// the slots it claimed.
+func (lf *LockFree) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Addr, kind spec.Kind) (spec.BufferID, error) {
+	if lf.tab.Load().closed {
+		return 0, spec.ErrClosed
+	}
+	if err := checkBuffer(real, bytes, aliases, kind); err != nil {
+		return 0, err
+	}
+	holders := shares(make([]share, 0, len(aliases)+1), real, aliases)
+	for {
+		lf.mu.RLock()
+		t := lf.tab.Load()
+		if t.closed {
+			lf.mu.RUnlock()
+			return 0, spec.ErrClosed
+		}
+		rec := newRecord(real, bytes, kind, holders)
+		var cbuf [16]*slot
+		claimed := cbuf[:0]
+		var conflict spec.Addr
+		full := false
+		for _, h := range holders {
+			sl, s, o := claim(t, h.p)
+			if o != done { // needResize (retry cannot happen: rebuilds wait for lf.mu)
+				full = true
+				break
+			}
+			if sl == nil {
+				conflict = h.p
+				break
+			}
+			sl.rec.Store(rec)
+			ns := mkState(stHolder, 0, gen(s), 0)
+			sl.state.CompareAndSwap(s, ns) // cannot fail: only a rebuild touches a claimed slot
+			claimed = append(claimed, sl)
+		}
+		if !full && conflict == 0 {
+			rec.id = spec.BufferID(lf.nextID.Add(1))
+			rec.publish()
+			lf.mu.RUnlock()
+			return rec.id, nil
+		}
+		rec.abort()
+		for _, sl := range claimed {
+			s := sl.state.Load()
+			if status(s) == stHolder && sl.rec.Load() == rec {
+				sl.state.CompareAndSwap(s, mkState(stDead, 0, gen(s), 0))
+			}
+		}
+		lf.mu.RUnlock()
+		if !full {
+			return 0, alreadyRegistered(conflict)
+		}
+		lf.grow(t)
+	}
+}
+
+// Stats counts what a frozen snapshot of the table holds: consistent, but
+// O(capacity) and it stops writers while it runs.
+func (lf *LockFree) Stats() spec.Stats {
+	var st spec.Stats
+	for _, r := range lf.snapshot() {
+		if r.Buffer == 0 {
+			st.Pointers++
+		} else {
+			st.Buffers++
+		}
+		st.Bytes += r.Bytes
+	}
+	return st
+}
+
+// Live is the leak report, from a frozen snapshot of the table.
+func (lf *LockFree) Live() []spec.Registration {
+	if lf.tab.Load().closed {
+		return nil
+	}
+	return lf.snapshot()
+}
+
+// snapshot freezes the table, reads it and replaces it with a slot-for-slot
+// copy.
+func (lf *LockFree) snapshot() []spec.Registration {
+	lf.mu.Lock()
+	defer lf.mu.Unlock()
+	t := lf.tab.Load()
+	if t.closed {
+		return nil
+	}
+	return lf.rebuild(t, false).registrations()
+}
+
+// Close freezes the table for good, then frees every live registration in
+// address order and returns them.
+func (lf *LockFree) Close() ([]spec.Registration, error) {
+	lf.scopes.mu.Lock()
+	defer lf.scopes.mu.Unlock()
+	lf.mu.Lock()
+	t := lf.tab.Load()
+	if t.closed {
+		lf.mu.Unlock()
+		return nil, spec.ErrClosed
+	}
+	leaked := freeze(t).registrations()
+	lf.tab.Store(&table{closed: true})
+	lf.mu.Unlock()
+	lf.scopes.reset()
+	for _, r := range leaked {
+		lf.freer.Free(r.Real, r.Bytes, r.Kind)
+	}
+	return leaked, nil
+}
+
+// Enter opens a scope.
+func (lf *LockFree) Enter() {
+	if !lf.tab.Load().closed {
+		lf.scopes.enter()
+	}
+}
+
+// Track hands one reference p already holds to the innermost scope.
+func (lf *LockFree) Track(p spec.Addr) error {
+	if lf.tab.Load().closed {
+		return spec.ErrClosed
+	}
+	if p == 0 {
+		return nil
+	}
+	return lf.scopes.track(p, lf.IsRegistered)
+}
+
+// Promote moves one tracked reference of p to the enclosing scope, or back to
+// the caller at the outermost scope.
+func (lf *LockFree) Promote(p spec.Addr) error {
+	if lf.tab.Load().closed {
+		return spec.ErrClosed
+	}
+	if p == 0 {
+		return nil
+	}
+	return lf.scopes.promote(p)
+}
+
+// Exit closes the innermost scope and releases what it still tracks, newest
+// first, each release its own Unregister.
+func (lf *LockFree) Exit() error {
+	if lf.tab.Load().closed {
+		return spec.ErrClosed
+	}
+	return lf.scopes.exit(lf.Unregister, !bugs.On(BugExitOldestFirst))
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package refcount_test
+
+const raceEnabled = false

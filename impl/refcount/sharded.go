@@ -1,0 +1,300 @@
+package refcount
+
+import (
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/memverify/memverify/internal/bugs"
+	spec "github.com/memverify/memverify/model/refcount"
+)
+
+// DefaultShards is the number of shards NewSharded uses: the seed's typical
+// configuration.
+const DefaultShards = 16
+
+// maxShards bounds NewShardedN; more shards than this only cost memory.
+const maxShards = 1 << 12
+
+// Sharded is the seed's registry: pointers are spread over a power-of-two number
+// of shards by a mixing hash, each shard a mutex and a map from pointer to
+// entry. A shared buffer is one record with an atomic count; its holders (the
+// real pointer and every alias) usually live in different shards.
+//
+// Every method is safe for concurrent use and linearizable; see the package
+// documentation for the argument. Register, Retain, Unregister, IsRegistered and
+// Refs lock one shard; RegisterBuffer locks the shards of its holders, in
+// index order; Stats, Live and Close lock every shard.
+type Sharded struct {
+	shards []shard
+	mask   uint64
+	freer  spec.Freer
+	closed atomic.Bool   // set under every shard lock; read under one, or alone for early answers
+	nextID atomic.Uint64 // the last BufferID handed out
+	scopes scopes
+
+	racyPointers atomic.Int64 // used only by a seeded bug (BugRacyCounter)
+}
+
+var _ spec.Registry = (*Sharded)(nil)
+
+// shard is one lock and the entries of the pointers that hash to it, padded to
+// two cache lines so that neighbouring shards' locks do not share a line (the
+// adjacent-line prefetcher pairs lines).
+type shard struct {
+	shardData
+	_ [128 - unsafe.Sizeof(shardData{})%128]byte
+}
+
+type shardData struct {
+	mu sync.Mutex
+	m  map[spec.Addr]entry
+	// This shard's contributions to Stats. A buffer is counted in the shard of
+	// its real pointer when registered and uncounted in the shard of whichever
+	// holder drops its last reference, so one shard's figure may be negative;
+	// the sum over all shards, taken under every lock, is exact.
+	pointers, buffers int
+	bytes             int64
+}
+
+// entry is what a shard knows of one pointer. For an owned pointer rec is nil
+// and share is the registration's whole count. For a buffer holder rec is the
+// shared record and share the references this pointer holds; the buffer's
+// whole count is rec.total.
+type entry struct {
+	rec   *buffer
+	share int64
+	bytes int64     // owned pointers only
+	kind  spec.Kind // owned pointers only
+}
+
+// buffer is a shared buffer's record. total is the sum of its holders' shares.
+// It changes only while the shard of the holder whose share changes is locked,
+// by one atomic add, which is the operation's linearization point; so every
+// observer sees a holder's share and the total move together.
+type buffer struct {
+	id    spec.BufferID
+	real  spec.Addr
+	bytes int64
+	kind  spec.Kind
+	total atomic.Int64
+}
+
+// NewSharded returns an empty registry of DefaultShards shards that releases
+// memory through f (nil: memory is never released, only forgotten).
+func NewSharded(f spec.Freer) *Sharded { return NewShardedN(f, DefaultShards) }
+
+// NewShardedN returns an empty registry with n shards, rounded up to a power of
+// two and clamped to [1, 4096].
+func NewShardedN(f spec.Freer, n int) *Sharded {
+	n = max(1, min(n, maxShards))
+	n = 1 << bits.Len(uint(n-1))
+	if f == nil {
+		f = spec.FreerFunc(func(spec.Addr, int64, spec.Kind) {})
+	}
+	s := &Sharded{shards: make([]shard, n), mask: uint64(n - 1), freer: f}
+	for i := range s.shards {
+		s.shards[i].m = map[spec.Addr]entry{}
+	}
+	return s
+}
+
+// Shards is the number of shards.
+func (s *Sharded) Shards() int { return len(s.shards) }
+
+// ShardOf is the shard that serves p.
+func (s *Sharded) ShardOf(p spec.Addr) int {
+	if bugs.On(BugIdentityShardHash) {
+		return int(uint64(p) & s.mask) // std::hash<void*> is the identity
+	}
+	return int(mix(p) & s.mask)
+}
+
+func (s *Sharded) shardFor(p spec.Addr) *shard { return &s.shards[s.ShardOf(p)] }
+
+// Register records an owned pointer with one reference.
+func (s *Sharded) Register(p spec.Addr, bytes int64, kind spec.Kind) error {
+	if s.closed.Load() {
+		return spec.ErrClosed
+	}
+	if p == 0 {
+		return nil
+	}
+	if err := checkRange(p, bytes, kind); err != nil {
+		return err
+	}
+	sh := s.shardFor(p)
+	sh.mu.Lock()
+	if s.closed.Load() {
+		sh.mu.Unlock()
+		return spec.ErrClosed
+	}
+	if bugs.On(BugStatsOutOfStep) { // counted before the duplicate check
+		sh.pointers++
+		sh.bytes += bytes
+	}
+	if _, ok := sh.m[p]; ok {
+		sh.mu.Unlock()
+		return alreadyRegistered(p)
+	}
+	sh.m[p] = entry{share: 1, bytes: bytes, kind: kind}
+	if !bugs.On(BugStatsOutOfStep) {
+		sh.pointers++
+		sh.bytes += bytes
+	}
+	sh.mu.Unlock()
+	if bugs.On(BugRacyCounter) {
+		v := s.racyPointers.Load()
+		runtime.Gosched() // widens the window of the lost update
+		s.racyPointers.Store(v + 1)
+	}
+	return nil
+}
+
+// Retain adds a reference held by p.
+func (s *Sharded) Retain(p spec.Addr) error {
+	if s.closed.Load() && !bugs.On(BugRetainAfterClose) {
+		return spec.ErrClosed
+	}
+	if p == 0 {
+		return nil
+	}
+	sh := s.shardFor(p)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if s.closed.Load() && !bugs.On(BugRetainAfterClose) {
+		return spec.ErrClosed
+	}
+	e, ok := sh.m[p]
+	if !ok {
+		return notRegistered(p)
+	}
+	if e.rec != nil {
+		// p's share keeps the total at 1 or more while the shard is locked, so
+		// this cannot revive a freed buffer.
+		e.rec.total.Add(1)
+	}
+	e.share++
+	sh.m[p] = e
+	return nil
+}
+
+// Unregister drops one reference held by p; the last reference of the
+// registration frees it, before Unregister returns.
+func (s *Sharded) Unregister(p spec.Addr) error {
+	if s.closed.Load() {
+		return spec.ErrClosed
+	}
+	if p == 0 {
+		return nil
+	}
+	sh := s.shardFor(p)
+	sh.mu.Lock()
+	if s.closed.Load() {
+		sh.mu.Unlock()
+		return spec.ErrClosed
+	}
+	e, ok := sh.m[p]
+	if !ok {
+		sh.mu.Unlock()
+		return notRegistered(p)
+	}
+	e.share--
+	if e.rec == nil {
+		if e.share > 0 {
+			sh.m[p] = e
+			sh.mu.Unlock()
+			return nil
+		}
+		delete(sh.m, p)
+		sh.pointers--
+		sh.bytes -= e.bytes
+		sh.mu.Unlock()
+		if bugs.On(BugRacyCounter) {
+			v := s.racyPointers.Load()
+			runtime.Gosched()
+			s.racyPointers.Store(v - 1)
+		}
+		s.freer.Free(p, e.bytes, e.kind)
+		return nil
+	}
+	rec := e.rec
+	if e.share > 0 {
+		sh.m[p] = e
+	} else {
+		delete(sh.m, p)
+	}
+	if bugs.On(BugLateTotal) {
+		// The total drops after the shard is unlocked, "to shorten the
+		// critical section": p's share and the total no longer move together.
+		sh.mu.Unlock()
+		runtime.Gosched()
+		if s.dropTotal(rec, e.share) {
+			sh.mu.Lock()
+			sh.buffers--
+			sh.bytes -= rec.bytes
+			sh.mu.Unlock()
+			s.freer.Free(rec.real, rec.bytes, rec.kind)
+		}
+		return nil
+	}
+	last := s.dropTotal(rec, e.share)
+	if last {
+		sh.buffers--
+		sh.bytes -= rec.bytes
+	}
+	sh.mu.Unlock()
+	if last {
+		s.freer.Free(rec.real, rec.bytes, rec.kind)
+	}
+	return nil
+}
+
+// dropTotal drops one reference from rec's total and reports whether it was
+// the last: one atomic decrement, so of two holders dropping the last two
+// references at the same instant exactly one sees zero. ownShare is the
+// dropping pointer's share after the drop (only a seeded bug looks at it).
+func (s *Sharded) dropTotal(rec *buffer, ownShare int64) bool {
+	switch {
+	case bugs.On(BugCheckThenSubtract):
+		old := rec.total.Load()
+		runtime.Gosched() // widens the window between the check and the store
+		rec.total.Store(old - 1)
+		return old == 1
+	case bugs.On(BugDoubleFreeRace):
+		rec.total.Add(-1)
+		runtime.Gosched() // widens the window between the drop and the check
+		return rec.total.Load() == 0
+	case bugs.On(BugAliasOwnCount) && ownShare == 0:
+		rec.total.Add(-1)
+		return true // the alias frees at its own count, not the buffer's
+	}
+	return rec.total.Add(-1) == 0
+}
+
+// IsRegistered reports whether p holds a reference.
+func (s *Sharded) IsRegistered(p spec.Addr) bool {
+	sh := s.shardFor(p)
+	sh.mu.Lock()
+	_, ok := sh.m[p]
+	ok = ok && !s.closed.Load()
+	sh.mu.Unlock()
+	return ok
+}
+
+// Refs returns the whole count of the registration p belongs to, 0 if none.
+func (s *Sharded) Refs(p spec.Addr) int64 {
+	sh := s.shardFor(p)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	e, ok := sh.m[p]
+	switch {
+	case !ok || s.closed.Load():
+		return 0
+	case e.rec != nil:
+		return e.rec.total.Load()
+	}
+	return e.share
+}

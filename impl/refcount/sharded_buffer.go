@@ -1,0 +1,208 @@
+package refcount
+
+import (
+	"slices"
+
+	"github.com/memverify/memverify/internal/bugs"
+	spec "github.com/memverify/memverify/model/refcount"
+)
+
+// RegisterBuffer records a shared buffer [real, real+bytes): real and every
+// listed alias hold one reference per listing. It locks the shards of all its
+// holders in index order (the order every multi-shard operation uses), so the
+// registration appears at once and all or nothing.
+func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Addr, kind spec.Kind) (spec.BufferID, error) {
+	if s.closed.Load() {
+		return 0, spec.ErrClosed
+	}
+	if err := checkBuffer(real, bytes, aliases, kind); err != nil {
+		return 0, err
+	}
+	var hbuf [16]share // small lists stay on the stack
+	holders := shares(hbuf[:0], real, aliases)
+	var ibuf [16]int
+	idx := ibuf[:0]
+	for _, h := range holders {
+		idx = append(idx, s.ShardOf(h.p))
+	}
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	for _, i := range idx {
+		s.shards[i].mu.Lock()
+	}
+	defer func() {
+		for _, i := range idx {
+			s.shards[i].mu.Unlock()
+		}
+	}()
+	if s.closed.Load() {
+		return 0, spec.ErrClosed
+	}
+	rec := &buffer{real: real, bytes: bytes, kind: kind}
+	rec.total.Store(int64(len(aliases) + 1))
+	if bugs.On(BugBufferNotAtomic) {
+		// Holders go in one by one; a conflict half way leaves the first ones.
+		for _, h := range holders {
+			sh := s.shardFor(h.p)
+			if _, ok := sh.m[h.p]; ok {
+				return 0, alreadyRegistered(h.p)
+			}
+			sh.m[h.p] = entry{rec: rec, share: h.n}
+		}
+	} else {
+		for _, h := range holders {
+			if _, ok := s.shardFor(h.p).m[h.p]; ok {
+				return 0, alreadyRegistered(h.p)
+			}
+		}
+	}
+	rec.id = spec.BufferID(s.nextID.Add(1))
+	for _, h := range holders {
+		n := h.n
+		if bugs.On(BugAliasSet) {
+			n = 1 // a set of aliases: a repeated listing is counted but not stored
+		}
+		s.shardFor(h.p).m[h.p] = entry{rec: rec, share: n}
+	}
+	home := s.shardFor(real)
+	home.buffers++
+	home.bytes += bytes
+	return rec.id, nil
+}
+
+// lockAll locks every shard in index order.
+func (s *Sharded) lockAll() {
+	for i := range s.shards {
+		s.shards[i].mu.Lock()
+	}
+}
+
+func (s *Sharded) unlockAll() {
+	for i := range s.shards {
+		s.shards[i].mu.Unlock()
+	}
+}
+
+// Stats sums the shards' counters under every shard lock: a consistent
+// snapshot, at the cost of taking every lock.
+func (s *Sharded) Stats() spec.Stats {
+	s.lockAll()
+	defer s.unlockAll()
+	var st spec.Stats
+	if s.closed.Load() {
+		return st
+	}
+	for i := range s.shards {
+		sh := &s.shards[i]
+		st.Pointers += sh.pointers
+		st.Buffers += sh.buffers
+		st.Bytes += sh.bytes
+	}
+	if bugs.On(BugRacyCounter) {
+		st.Pointers = int(s.racyPointers.Load())
+	}
+	return st
+}
+
+// Live is the leak report, taken under every shard lock.
+func (s *Sharded) Live() []spec.Registration {
+	s.lockAll()
+	defer s.unlockAll()
+	if s.closed.Load() {
+		return nil
+	}
+	return s.liveLocked()
+}
+
+// liveLocked builds the leak report; every shard is locked.
+func (s *Sharded) liveLocked() []spec.Registration {
+	out := []spec.Registration{}
+	bufs := map[*buffer]int{} // record → index in out
+	for i := range s.shards {
+		for p, e := range s.shards[i].m {
+			if e.rec == nil {
+				out = append(out, spec.Registration{Real: p, Bytes: e.bytes, Kind: e.kind, Refs: e.share, Holders: []spec.Addr{p}})
+				continue
+			}
+			j, ok := bufs[e.rec]
+			if !ok {
+				j = len(out)
+				bufs[e.rec] = j
+				r := e.rec
+				out = append(out, spec.Registration{Real: r.real, Bytes: r.bytes, Kind: r.kind, Refs: r.total.Load(), Buffer: r.id})
+			}
+			out[j].Holders = append(out[j].Holders, p)
+		}
+	}
+	for i := range out {
+		slices.Sort(out[i].Holders)
+	}
+	sortRegistrations(out)
+	return out
+}
+
+// Close frees every live registration, in address order, and returns them.
+// The frees happen after the shards are unlocked, so a Freer may call back into
+// the registry (and get ErrClosed).
+func (s *Sharded) Close() ([]spec.Registration, error) {
+	s.scopes.mu.Lock()
+	defer s.scopes.mu.Unlock()
+	s.lockAll()
+	if s.closed.Load() {
+		s.unlockAll()
+		return nil, spec.ErrClosed
+	}
+	leaked := s.liveLocked()
+	s.closed.Store(true)
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.m = map[spec.Addr]entry{}
+		sh.pointers, sh.buffers, sh.bytes = 0, 0, 0
+	}
+	s.unlockAll()
+	s.scopes.reset()
+	for _, r := range leaked {
+		s.freer.Free(r.Real, r.Bytes, r.Kind)
+	}
+	return leaked, nil
+}
+
+// Enter opens a scope.
+func (s *Sharded) Enter() {
+	if !s.closed.Load() {
+		s.scopes.enter()
+	}
+}
+
+// Track hands one reference p already holds to the innermost scope.
+func (s *Sharded) Track(p spec.Addr) error {
+	if s.closed.Load() {
+		return spec.ErrClosed
+	}
+	if p == 0 {
+		return nil
+	}
+	return s.scopes.track(p, s.IsRegistered)
+}
+
+// Promote moves one tracked reference of p to the enclosing scope, or back to
+// the caller at the outermost scope.
+func (s *Sharded) Promote(p spec.Addr) error {
+	if s.closed.Load() {
+		return spec.ErrClosed
+	}
+	if p == 0 {
+		return nil
+	}
+	return s.scopes.promote(p)
+}
+
+// Exit closes the innermost scope and releases what it still tracks, newest
+// first. Each release is its own Unregister: Exit as a whole is not one atomic
+// step, but two Exits never interleave.
+func (s *Sharded) Exit() error {
+	if s.closed.Load() {
+		return spec.ErrClosed
+	}
+	return s.scopes.exit(s.Unregister, true)
+}

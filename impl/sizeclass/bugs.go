@@ -1,0 +1,64 @@
+package sizeclass
+
+import (
+	"runtime"
+
+	"github.com/memverify/memverify/internal/bugs"
+)
+
+// Seeded bugs of the sizeclass domain. Each is a defect seen in the real
+// allocators behind the seed (InfiniCore's PinnableBlockAllocator and its
+// companions) or a classic of the data structure it lives in.
+const (
+	BugRoundWraps         bugs.ID = "sizeclass/round-wraps"
+	BugReuseNotFrozen     bugs.ID = "sizeclass/reuse-not-frozen"
+	BugTrimInUse          bugs.ID = "sizeclass/trim-in-use"
+	BugOOMNoRetry         bugs.ID = "sizeclass/oom-no-retry"
+	BugLargeTooSmall      bugs.ID = "sizeclass/large-too-small"
+	BugFailedAllocCounted bugs.ID = "sizeclass/failed-alloc-counted"
+	BugFlushDuplicates    bugs.ID = "sizeclass/flush-duplicates"
+	BugMallocBeforeSteal  bugs.ID = "sizeclass/malloc-before-steal"
+	BugABAHead            bugs.ID = "sizeclass/aba-head"
+	BugDoubleFreeRace     bugs.ID = "sizeclass/double-free-race"
+	BugTrimStaleTable     bugs.ID = "sizeclass/trim-stale-table"
+	BugStreamEarlyReuse   bugs.ID = "sizeclass/stream-early-reuse"
+	BugDeferredRepeat     bugs.ID = "sizeclass/deferred-repeat"
+	BugDeferredNoDrain    bugs.ID = "sizeclass/deferred-owner-no-drain"
+)
+
+func init() {
+	bugs.Register(
+		bugs.Bug{ID: BugRoundWraps, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
+			Summary: "rounds with (n + 255) / 256 * 256, which wraps near the top of the range and serves a huge request from a small block (the seed's align_up)"},
+		bugs.Bug{ID: BugReuseNotFrozen, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
+			Summary: "a class block reused while pin mode is on is not frozen, so Trim can return memory a captured graph still uses (the seed's source)"},
+		bugs.Bug{ID: BugTrimInUse, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
+			Summary: "Trim frees every non-frozen large block without checking that it is free, returning memory still in use"},
+		bugs.Bug{ID: BugOOMNoRetry, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
+			Summary: "device out of memory is returned at once, without trimming the cache and retrying"},
+		bugs.Bug{ID: BugLargeTooSmall, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
+			Summary: "the large first-fit compares the block size with the request in alignment units, so a cached block that is too small serves a large request"},
+		bugs.Bug{ID: BugFailedAllocCounted, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
+			Summary: "a miss is counted before the device malloc, so an Alloc that fails still changes Stats"},
+		bugs.Bug{ID: BugFlushDuplicates, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
+			Summary: "a full shard cache is copied to the central list without being emptied, so its blocks are listed twice (handed out twice, trimmed twice)"},
+		bugs.Bug{ID: BugMallocBeforeSteal, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
+			Summary: "a miss in the local shard and the central list goes to the device without taking a cached block from another shard"},
+		bugs.Bug{ID: BugABAHead, Domain: "sizeclass", Impl: "LockFree", Killer: "Exclusive",
+			Summary: "the stack head is a bare index without a tag, so a pop that races a pop-pop-push installs a block that is in use (ABA); the seam yields between reading next and the CAS"},
+		bugs.Bug{ID: BugDoubleFreeRace, Domain: "sizeclass", Impl: "LockFree", Killer: "DoubleFreeRace",
+			Summary: "Free checks in-use with a load and clears it with a store, so two racing frees of one block both succeed; the seam yields between them"},
+		bugs.Bug{ID: BugTrimStaleTable, Domain: "sizeclass", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "Trim frees a block without removing it from the block table, so a later free of that address is taken for a double free"},
+		bugs.Bug{ID: BugStreamEarlyReuse, Domain: "sizeclass", Impl: "Streams", Killer: "StreamOrdered",
+			Summary: "a block freed on one stream is handed to another stream before the first is synchronised (no ordering fence, as in the seed's StreamOrderedAllocator)"},
+		bugs.Bug{ID: BugDeferredRepeat, Domain: "sizeclass", Impl: "Deferred", Killer: "DeferredStateMachine",
+			Summary: "GC frees the queue's front and pops it only on success, so a failed free stays queued and is repeated: a device double free (the seed's gc())"},
+		bugs.Bug{ID: BugDeferredNoDrain, Domain: "sizeclass", Impl: "Deferred", Killer: "DeferredStateMachine",
+			Summary: "an owner-side free does not drain the queue, so deferred frees wait for an explicit GC"},
+	)
+}
+
+// yield widens the window of a race-dependent seeded bug (only seams call
+// it, so it compiles away without the mutants tag).
+func yield() { runtime.Gosched() }

@@ -1,0 +1,91 @@
+package sizeclass
+
+import (
+	"fmt"
+	"slices"
+
+	spec "github.com/memverify/memverify/model/sizeclass"
+)
+
+// classes is a validated configuration with its lookups precomputed.
+type classes struct {
+	cfg   spec.Config
+	sizes []int64
+	large int // index of the large "class" in per-class arrays: len(sizes)
+}
+
+func newClasses(cfg spec.Config) (classes, error) {
+	if err := cfg.Validate(); err != nil {
+		return classes{}, err
+	}
+	cfg.Classes = slices.Clone(cfg.Classes)
+	return classes{cfg: cfg, sizes: cfg.Classes, large: len(cfg.Classes)}, nil
+}
+
+// classify rounds n (> 0) and returns the block size to hand out and its
+// class, -1 for a large block.
+func (c *classes) classify(n int64) (int64, int, error) {
+	size, ok := c.cfg.Round(n)
+	if !ok {
+		return 0, 0, fmt.Errorf("%w: %d bytes", spec.ErrInvalidSize, n)
+	}
+	for i, s := range c.sizes {
+		if size <= s {
+			return s, i, nil
+		}
+	}
+	return size, -1, nil
+}
+
+// newStats returns Stats with its per-class entries labelled.
+func (c *classes) newStats() spec.Stats {
+	s := spec.Stats{Classes: make([]spec.ClassStats, len(c.sizes)+1)}
+	for i, size := range c.sizes {
+		s.Classes[i].Size = size
+	}
+	return s
+}
+
+// count adds one block to s.
+func (c *classes) count(s *spec.Stats, b spec.Block) {
+	cs := &s.Classes[c.large]
+	if b.Class >= 0 {
+		cs = &s.Classes[b.Class]
+	}
+	cs.Blocks++
+	s.Blocks++
+	s.Reserved += b.Size
+	if b.InUse {
+		cs.InUse++
+		s.InUse += b.Size
+		s.Requested += b.Requested
+	}
+	if b.Frozen {
+		s.Frozen++
+	}
+	s.Cached = s.Reserved - s.InUse
+}
+
+func sortBlocks(bs []spec.Block) {
+	slices.SortFunc(bs, func(a, b spec.Block) int {
+		switch {
+		case a.Addr < b.Addr:
+			return -1
+		case a.Addr > b.Addr:
+			return 1
+		}
+		return 0
+	})
+}
+
+func sortStreamBlocks(bs []spec.StreamBlock) {
+	slices.SortFunc(bs, func(a, b spec.StreamBlock) int {
+		switch {
+		case a.Addr < b.Addr:
+			return -1
+		case a.Addr > b.Addr:
+			return 1
+		}
+		return 0
+	})
+}

@@ -1,0 +1,256 @@
+package sizeclass
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/puzpuzpuz/xsync/v4"
+
+	spec "github.com/memverify/memverify/model/sizeclass"
+)
+
+// block is the metadata of one device block, shared by Sharded and LockFree.
+// Fields that change after creation are atomic: fast paths touch them
+// without a lock.
+//
+// use is the in-use state and the requested size in one word, so a pair of
+// calls changes one atomic per call: 0 is free, n > 0 is in use for a
+// request of n bytes, -1 is being returned to the device. A block goes from
+// free to in use only through whoever took it out of a cache (or, for large
+// blocks, under core.slow), and from in use to free only by a
+// compare-and-swap in Free, so of two racing frees exactly one wins.
+type block struct {
+	addr   spec.Addr
+	size   int64
+	class  int // -1 for a large block
+	idx    uint32
+	use    atomic.Int64
+	frozen atomic.Bool
+	hits   atomic.Int64  // times handed out from a cache; written by the claimer only
+	next   atomic.Uint32 // LockFree: slot of the next block in its stack
+	// home is Sharded's shard of the last Alloc that took the block from a
+	// cache (nil until then). It is written before use is stored and read
+	// by Free only after its compare-and-swap on use succeeded, so the
+	// atomic on use orders the two.
+	home *shard
+	// Pad to 128 bytes (an allocation size class, so blocks are 128-byte
+	// aligned): blocks used by different goroutines must not share a cache
+	// line, or their use words would bounce between cores.
+	_ [128 - 72]byte
+}
+
+const useReleased = -1
+
+func (b *block) describe(cached int) spec.Block {
+	u := b.use.Load()
+	return spec.Block{Addr: b.addr, Size: b.size, Class: b.class, Requested: max(u, 0),
+		InUse: u > 0, Frozen: b.frozen.Load(), Cached: cached}
+}
+
+// free moves b from in use to free; false if it was not in use.
+func (b *block) free() bool {
+	for {
+		u := b.use.Load()
+		if u <= 0 {
+			return false
+		}
+		if b.use.CompareAndSwap(u, 0) {
+			return true
+		}
+	}
+}
+
+// core is what Sharded and LockFree share: the table from address to block
+// (lock-free reads), the slow path that calls the device, the large blocks,
+// and Trim, Stats and Close. slow serialises device calls and every change
+// to the set of blocks; the per-class caches are the implementations' own.
+type core struct {
+	dev     spec.Device
+	cls     classes
+	table   *xsync.Map[spec.Addr, *block]
+	pinned  atomic.Bool
+	closed  atomic.Bool
+	slow    sync.Mutex
+	large   []*block // under slow, insertion order
+	misses  atomic.Int64
+	retired atomic.Int64 // hits of blocks no longer held
+	fails   atomic.Int64
+	// onNew and onDrop, when set, are called under slow as a block is
+	// created (before the device call; an error refuses the allocation) and
+	// as it is dropped (also when the device call failed).
+	onNew  func(*block) error
+	onDrop func(*block)
+}
+
+// init readies an empty core over dev (ErrInvalidConfig for a bad cfg).
+func (c *core) init(dev spec.Device, cfg spec.Config) error {
+	cls, err := newClasses(cfg)
+	if err != nil {
+		return err
+	}
+	c.dev, c.cls, c.table = dev, cls, xsync.NewMap[spec.Addr, *block]()
+	return nil
+}
+
+// check runs the argument checks of Alloc, returning the block size and
+// class of n, or done with the answer (null for n == 0, or an error).
+func (c *core) check(n int64) (size int64, class int, done bool, err error) {
+	if c.closed.Load() {
+		return 0, 0, true, spec.ErrClosed
+	}
+	if n == 0 {
+		return 0, 0, true, nil
+	}
+	if n < 0 {
+		return 0, 0, true, fmt.Errorf("%w: %d bytes", spec.ErrInvalidSize, n)
+	}
+	size, class, err = c.cls.classify(n)
+	return size, class, err != nil, err
+}
+
+// handOut gives b, already claimed by the caller, to a request of n bytes;
+// hit counts it on the block (callers that count hits themselves pass false).
+func (c *core) handOut(b *block, n int64, hit bool) spec.Addr {
+	if c.pinned.Load() && !b.frozen.Load() {
+		b.frozen.Store(true)
+	}
+	if hit {
+		b.hits.Store(b.hits.Load() + 1) // only the claimer writes
+	}
+	b.use.Store(n)
+	return b.addr
+}
+
+// lookup finds the block that starts at p for Free: (nil, nil) for null.
+func (c *core) lookup(p spec.Addr) (*block, error) {
+	if c.closed.Load() {
+		return nil, spec.ErrClosed
+	}
+	if p == 0 {
+		return nil, nil
+	}
+	b, ok := c.table.Load(p)
+	if !ok {
+		return nil, fmt.Errorf("%w: %v", spec.ErrUnknownPointer, p)
+	}
+	return b, nil
+}
+
+// allocLarge serves a large request: the first free large block in insertion
+// order that is big enough, else a new one.
+func (c *core) allocLarge(n, size int64, trim func() (int64, error)) (spec.Addr, error) {
+	c.slow.Lock()
+	defer c.slow.Unlock()
+	for _, b := range c.large {
+		if b.size >= size && b.use.Load() == 0 { // Free never sets 0 → n, and we hold slow
+			return c.handOut(b, n, true), nil
+		}
+	}
+	return c.mallocLocked(n, size, -1, trim)
+}
+
+// mallocLocked gets a new block from the device; on exhaustion it trims and,
+// if that released anything, retries once. Called with slow held.
+func (c *core) mallocLocked(n, size int64, class int, trim func() (int64, error)) (spec.Addr, error) {
+	b := &block{size: size, class: class}
+	if c.onNew != nil {
+		if err := c.onNew(b); err != nil {
+			return 0, err
+		}
+	}
+	p, err := c.dev.Malloc(size)
+	if errors.Is(err, spec.ErrOutOfMemory) {
+		if released, _ := trim(); released > 0 {
+			p, err = c.dev.Malloc(size)
+		}
+	}
+	if err != nil {
+		if c.onDrop != nil {
+			c.onDrop(b)
+		}
+		return 0, fmt.Errorf("sizeclass: alloc %d bytes: %w", n, err)
+	}
+	b.addr = p
+	c.table.Store(p, b)
+	if class < 0 {
+		c.large = append(c.large, b)
+	}
+	c.misses.Add(1)
+	return c.handOut(b, n, false), nil
+}
+
+// trimLarge releases the free, non-frozen large blocks. Called with slow held.
+func (c *core) trimLarge(release func(*block)) {
+	kept := c.large[:0]
+	for _, b := range c.large {
+		if !b.frozen.Load() && b.use.CompareAndSwap(0, useReleased) {
+			release(b)
+		} else {
+			kept = append(kept, b)
+		}
+	}
+	clear(c.large[len(kept):])
+	c.large = kept
+}
+
+// releaser returns a function that hands blocks back to the device, and a
+// function that reports the bytes and errors so far. keepEntry leaves the
+// block in the table (a seeded bug). Called with slow held.
+func (c *core) releaser(keepEntry bool) (func(*block), func() (int64, error)) {
+	var released int64
+	var errs []error
+	release := func(b *block) {
+		released += b.size
+		if !keepEntry {
+			c.table.Delete(b.addr)
+		}
+		if c.onDrop != nil {
+			c.onDrop(b)
+		}
+		c.retired.Add(b.hits.Load())
+		if err := c.dev.Free(b.addr); err != nil {
+			c.fails.Add(1)
+			errs = append(errs, err)
+		}
+	}
+	return release, func() (int64, error) { return released, errors.Join(errs...) }
+}
+
+// stats sums the blocks in the table.
+func (c *core) stats() spec.Stats {
+	if c.closed.Load() {
+		return spec.Stats{}
+	}
+	s := c.cls.newStats()
+	s.Misses, s.FreeFailures = c.misses.Load(), c.fails.Load()
+	s.Hits = c.retired.Load()
+	for _, b := range c.table.All() {
+		s.Hits += b.hits.Load()
+		c.cls.count(&s, b.describe(0))
+	}
+	return s
+}
+
+// blocks lists the table, with the cache counts the implementation found.
+func (c *core) blocks(cached map[*block]int) []spec.Block {
+	out := make([]spec.Block, 0, c.table.Size())
+	for _, b := range c.table.All() {
+		out = append(out, b.describe(cached[b]))
+	}
+	sortBlocks(out)
+	return out
+}
+
+// countLarge adds the free large blocks to cached (the large list is their
+// cache). Called with slow held.
+func (c *core) countLarge(cached map[*block]int) {
+	for _, b := range c.large {
+		if b.use.Load() == 0 {
+			cached[b]++
+		}
+	}
+}
+
+func errDoubleFree(p spec.Addr) error { return fmt.Errorf("%w: %v", spec.ErrDoubleFree, p) }

@@ -1,0 +1,259 @@
+package sizeclass
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/memverify/memverify/internal/bugs"
+	spec "github.com/memverify/memverify/model/sizeclass"
+)
+
+// Streams is a stream-ordered caching allocator. Each stream keeps its own
+// per-class lists of blocks it freed, which it may reuse at once (its later
+// work is ordered after the free); Synchronize(s) moves s's lists to the
+// shared ready lists, from which every stream allocates. Large blocks use the
+// same lists (their last entry), most recent fit first. One mutex guards everything:
+// streams are driven by few host threads, and the cost that matters is the
+// device round trip this cache saves.
+type Streams struct {
+	mu     sync.Mutex
+	dev    spec.Device
+	cls    classes
+	closed bool
+	blocks map[spec.Addr]*sblock
+	own    map[spec.Stream][][]*sblock // per stream, per class (+ large)
+	ready  [][]*sblock                 // per class (+ large)
+}
+
+type sblock struct {
+	addr   spec.Addr
+	size   int64
+	class  int
+	inUse  bool
+	stream spec.Stream
+}
+
+var _ spec.StreamAllocator = (*Streams)(nil)
+
+// NewStreams returns an empty allocator over dev (ErrInvalidConfig for a bad
+// cfg).
+func NewStreams(dev spec.Device, cfg spec.Config) (*Streams, error) {
+	cls, err := newClasses(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Streams{dev: dev, cls: cls, blocks: map[spec.Addr]*sblock{},
+		own: map[spec.Stream][][]*sblock{}, ready: make([][]*sblock, len(cls.sizes)+1)}, nil
+}
+
+// Alloc implements spec.StreamAllocator.
+func (a *Streams) Alloc(s spec.Stream, n int64) (spec.Addr, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.closed:
+		return 0, spec.ErrClosed
+	case n == 0:
+		return 0, nil
+	case n < 0:
+		return 0, fmt.Errorf("%w: %d bytes", spec.ErrInvalidSize, n)
+	}
+	size, class, err := a.cls.classify(n)
+	if err != nil {
+		return 0, err
+	}
+	list := class
+	if class < 0 {
+		list = a.cls.large
+	}
+	if b := take(a.ownLists(s), list, size); b != nil {
+		return a.handOut(b, s), nil
+	}
+	if b := take(a.ready, list, size); b != nil {
+		return a.handOut(b, s), nil
+	}
+	if bugs.On(BugStreamEarlyReuse) {
+		for t, lists := range a.own {
+			if b := take(lists, list, size); b != nil && t != s {
+				return a.handOut(b, s), nil
+			}
+		}
+	}
+	p, err := a.dev.Malloc(size)
+	if errors.Is(err, spec.ErrOutOfMemory) {
+		if released, _ := a.trimLocked(); released > 0 {
+			p, err = a.dev.Malloc(size)
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sizeclass: stream alloc %d bytes: %w", n, err)
+	}
+	b := &sblock{addr: p, size: size, class: class}
+	a.blocks[p] = b
+	return a.handOut(b, s), nil
+}
+
+func (a *Streams) handOut(b *sblock, s spec.Stream) spec.Addr {
+	b.inUse, b.stream = true, s
+	return b.addr
+}
+
+func (a *Streams) ownLists(s spec.Stream) [][]*sblock {
+	l, ok := a.own[s]
+	if !ok {
+		l = make([][]*sblock, len(a.cls.sizes)+1)
+		a.own[s] = l
+	}
+	return l
+}
+
+// take removes the most recently added block of at least size bytes from
+// lists[i] (in a class list every block fits).
+func take(lists [][]*sblock, i int, size int64) *sblock {
+	l := lists[i]
+	for j := len(l) - 1; j >= 0; j-- {
+		if b := l[j]; b.size >= size {
+			copy(l[j:], l[j+1:])
+			l[len(l)-1] = nil
+			lists[i] = l[:len(l)-1]
+			return b
+		}
+	}
+	return nil
+}
+
+// Free implements spec.StreamAllocator.
+func (a *Streams) Free(s spec.Stream, p spec.Addr) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return spec.ErrClosed
+	}
+	if p == 0 {
+		return nil
+	}
+	b, ok := a.blocks[p]
+	if !ok {
+		return fmt.Errorf("%w: %v", spec.ErrUnknownPointer, p)
+	}
+	if !b.inUse {
+		return errDoubleFree(p)
+	}
+	b.inUse, b.stream = false, s
+	lists := a.ownLists(s)
+	i := a.listOf(b)
+	lists[i] = append(lists[i], b)
+	return nil
+}
+
+func (a *Streams) listOf(b *sblock) int {
+	if b.class < 0 {
+		return a.cls.large
+	}
+	return b.class
+}
+
+// Synchronize implements spec.StreamAllocator.
+func (a *Streams) Synchronize(s spec.Stream) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return spec.ErrClosed
+	}
+	lists, ok := a.own[s]
+	if !ok {
+		return nil
+	}
+	for i, l := range lists {
+		a.ready[i] = append(a.ready[i], l...)
+		clear(l)
+		lists[i] = l[:0]
+	}
+	return nil
+}
+
+// Trim implements spec.StreamAllocator.
+func (a *Streams) Trim() (int64, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return 0, spec.ErrClosed
+	}
+	return a.trimLocked()
+}
+
+// trimLocked frees the ready lists: only their frees are synchronised.
+func (a *Streams) trimLocked() (int64, error) {
+	var released int64
+	var errs []error
+	for i, l := range a.ready {
+		for _, b := range l {
+			released += b.size
+			delete(a.blocks, b.addr)
+			if err := a.dev.Free(b.addr); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		clear(l)
+		a.ready[i] = l[:0]
+	}
+	return released, errors.Join(errs...)
+}
+
+// Blocks implements spec.StreamAllocator.
+func (a *Streams) Blocks() []spec.StreamBlock {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return nil
+	}
+	return a.blocksLocked()
+}
+
+func (a *Streams) blocksLocked() []spec.StreamBlock {
+	cached := map[*sblock]int{}
+	pending := map[*sblock]bool{}
+	for _, lists := range a.own {
+		for _, l := range lists {
+			for _, b := range l {
+				cached[b]++
+				pending[b] = true
+			}
+		}
+	}
+	for _, l := range a.ready {
+		for _, b := range l {
+			cached[b]++
+		}
+	}
+	out := make([]spec.StreamBlock, 0, len(a.blocks))
+	for _, b := range a.blocks {
+		out = append(out, spec.StreamBlock{Addr: b.addr, Size: b.size, Class: b.class, InUse: b.inUse,
+			Stream: b.stream, Pending: pending[b], Cached: cached[b]})
+	}
+	sortStreamBlocks(out)
+	return out
+}
+
+// Close implements spec.StreamAllocator.
+func (a *Streams) Close() ([]spec.StreamBlock, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return nil, spec.ErrClosed
+	}
+	var leaks []spec.StreamBlock
+	var errs []error
+	for _, b := range a.blocksLocked() {
+		if b.InUse {
+			leaks = append(leaks, b)
+		}
+		if err := a.dev.Free(b.Addr); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	a.closed = true
+	a.blocks, a.own, a.ready = nil, nil, nil
+	return leaks, errors.Join(errs...)
+}

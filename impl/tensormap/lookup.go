@@ -1,0 +1,146 @@
+package tensormap
+
+import (
+	"fmt"
+
+	implov "github.com/memverify/memverify/impl/overlap"
+	"github.com/memverify/memverify/internal/bugs"
+	"github.com/memverify/memverify/model/overlap"
+	spec "github.com/memverify/memverify/model/tensormap"
+)
+
+// query is a validated lookup: its storage, view and byte bounds.
+type query struct {
+	storage spec.Storage
+	view    overlap.View
+	lo, hi  int64
+}
+
+// prepare validates a lookup's arguments into q. ok is false for an empty
+// view, which overlaps nothing.
+func (q *query) prepare(storage spec.Storage, view *overlap.View) (ok bool, err error) {
+	if storage == 0 {
+		return false, spec.ErrNullStorage
+	}
+	q.storage, q.view = storage, *view
+	q.lo, q.hi, ok, err = measure(view)
+	return ok, err
+}
+
+// Lookup implements spec.Map. Chains hold entries newest first, so the first
+// dependency found is the newest; the first retired entry ends the walk and
+// cuts the chain there, since everything behind it is older still.
+func (r *Ring) Lookup(storage spec.Storage, view overlap.View) (spec.Task, bool, error) {
+	var q query
+	if ok, err := q.prepare(storage, &view); !ok {
+		return 0, false, err
+	}
+	b := r.bucketOf(storage, &view)
+	prev := int32(none)
+	for i, n := r.buckets[b], 0; i != none; n++ {
+		e := &r.pool[i]
+		if !r.live(e.task) {
+			r.truncate(b, prev, i)
+			break
+		}
+		if bugs.Enabled && n > len(r.pool) {
+			break // a seeded bug corrupted the chain into a cycle
+		}
+		if r.depends(i, &q) {
+			return e.task, true, nil
+		}
+		prev, i = i, e.next
+	}
+	return 0, false, nil
+}
+
+// LookupAll implements spec.Map. Entries of one task sit next to each other
+// in a chain (it is sorted by task), so comparing with the last producer
+// found removes duplicates.
+func (r *Ring) LookupAll(storage spec.Storage, view overlap.View, limit int) ([]spec.Task, error) {
+	var q query
+	ok, err := q.prepare(storage, &view)
+	if err != nil {
+		return nil, err
+	}
+	if limit < 1 {
+		return nil, fmt.Errorf("%w: %d", spec.ErrInvalidLimit, limit)
+	}
+	if !ok {
+		return nil, nil
+	}
+	var out []spec.Task
+	b := r.bucketOf(storage, &view)
+	prev := int32(none)
+	for i, n := r.buckets[b], 0; i != none; n++ {
+		e := &r.pool[i]
+		if !r.live(e.task) {
+			r.truncate(b, prev, i)
+			break
+		}
+		if bugs.Enabled && n > len(r.pool) {
+			break
+		}
+		if r.depends(i, &q) && (len(out) == 0 || out[len(out)-1] != e.task || bugs.On(BugNoDedup)) {
+			if len(out) == limit {
+				if bugs.On(BugSilentTruncation) {
+					return out, nil
+				}
+				return out, fmt.Errorf("%w: more than %d producers", spec.ErrLimit, limit)
+			}
+			out = append(out, e.task)
+		}
+		prev, i = i, e.next
+	}
+	return out, nil
+}
+
+// truncate cuts bucket b's chain before entry i, the first retired one, and
+// marks every entry from i on as unlinked so that slot reuse leaves the
+// chain alone. Each entry is cut at most once, so the walk is amortised O(1).
+func (r *Ring) truncate(b, prev, i int32) {
+	if prev == none || bugs.On(BugTruncateHead) {
+		r.buckets[b] = none
+	} else {
+		r.pool[prev].next = none
+	}
+	for n := 0; i != none; n++ {
+		if bugs.Enabled && n > len(r.pool) {
+			break
+		}
+		e := &r.pool[i]
+		i = e.next
+		e.next, e.prev, e.bucket = none, none, none
+	}
+}
+
+// depends reports whether a reader of q depends on entry e: the same
+// storage, intersecting bounds, and a solver that does not answer a clean
+// No. TooHard and solver errors count as dependencies: a missed dependency
+// is a data race, a spurious one only a lost chance to run in parallel.
+func (r *Ring) depends(i int32, q *query) bool {
+	e := &r.pool[i]
+	if e.storage != q.storage && !bugs.On(BugNoStorageCheck) {
+		return false
+	}
+	if e.hi < q.lo || q.hi < e.lo {
+		return false
+	}
+	if bugs.On(BugBBoxOnly) || r.same(i, &q.view) {
+		return true // a non-empty view overlaps itself
+	}
+	var v overlap.Verdict
+	var err error
+	if r.solver == nil {
+		v, err = implov.Exact(r.view(i), q.view)
+	} else {
+		v, err = r.solver(r.view(i), q.view)
+	}
+	if err != nil {
+		return true
+	}
+	if v == overlap.TooHard && bugs.On(BugTooHardNo) {
+		return false
+	}
+	return v != overlap.No
+}

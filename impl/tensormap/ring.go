@@ -1,0 +1,214 @@
+package tensormap
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/memverify/memverify/internal/bugs"
+	"github.com/memverify/memverify/model/overlap"
+	spec "github.com/memverify/memverify/model/tensormap"
+)
+
+// maxWindow bounds the per-task chain heads: 4 MiB of int32 at most.
+const maxWindow = 1 << 20
+
+// Ring is the seed's TensorMap: a fixed ring-buffer pool of entries, bucket
+// chains hashed by storage alone, per-task chains for cleanup, and lazy
+// invalidation by the retire threshold with chain truncation. It is not safe
+// for concurrent use.
+type Ring struct {
+	solver    overlap.Checker // nil: call the exact solver directly (a static call)
+	pool      []entry         // hot halves of the slots
+	dims      []dims          // cold halves: shapes and strides
+	head      int32           // the slot the next Insert fills
+	used      int32           // slots ever filled, up to len(pool)
+	buckets   []int32         // chain heads, indexed by the storage's hash
+	shift     uint            // bucket index = Fibonacci hash >> shift
+	taskHead  []int32         // per-task chain heads, indexed by task & wmask
+	wmask     spec.Task       // the per-task window, minus one
+	threshold spec.Task       // tasks below it are retired
+	last      spec.Task       // the last inserted task, valid when inserted
+	inserted  bool
+}
+
+var _ spec.Map = (*Ring)(nil)
+
+// New returns an empty Ring with cfg.Capacity pool slots, as many buckets as
+// the next power of two, and a per-task window of the same size (at most
+// 2^20). cfg.Solver nil selects the exact solver of impl/overlap.
+func New(cfg spec.Config) (*Ring, error) {
+	if cfg.Capacity < 1 || cfg.Capacity > spec.MaxCapacity {
+		return nil, fmt.Errorf("%w: capacity %d", spec.ErrInvalidConfig, cfg.Capacity)
+	}
+	logN := bits.Len(uint(cfg.Capacity - 1)) // 2^logN ≥ Capacity
+	window := min(1<<logN, maxWindow)
+	r := &Ring{
+		solver:   cfg.Solver,
+		pool:     make([]entry, cfg.Capacity),
+		dims:     make([]dims, cfg.Capacity),
+		buckets:  make([]int32, 1<<logN),
+		shift:    uint(64 - logN),
+		taskHead: make([]int32, window),
+		wmask:    spec.Task(window - 1),
+	}
+	for i := range r.buckets {
+		r.buckets[i] = none
+	}
+	for i := range r.taskHead {
+		r.taskHead[i] = none
+	}
+	return r, nil
+}
+
+// live reports whether entries of task t may still be returned: lazy
+// invalidation compares against the threshold instead of deleting.
+func (r *Ring) live(t spec.Task) bool {
+	if bugs.On(BugRetireOffByOne) {
+		return t > r.threshold
+	}
+	return t >= r.threshold
+}
+
+// bucketOf hashes the storage base only: every view of one storage must land
+// in one chain, or overlaps between views that start at different offsets
+// would never be compared.
+func (r *Ring) bucketOf(storage spec.Storage, v *overlap.View) int32 {
+	key := uint64(storage)
+	if bugs.On(BugHashOffset) {
+		key += uint64(v.Offset)
+	}
+	return int32((key * 0x9E3779B97F4A7C15) >> r.shift)
+}
+
+// Insert implements spec.Map. It is O(1): the oldest slot is reused when it
+// holds a retired entry; a ring whose oldest entry is live is full of live
+// entries (tasks come in order), and the insert is refused.
+func (r *Ring) Insert(storage spec.Storage, view overlap.View, task spec.Task) error {
+	if storage == 0 {
+		return spec.ErrNullStorage
+	}
+	lo, hi, nonEmpty, err := measure(&view)
+	if err != nil {
+		return err
+	}
+	if r.inserted && task < r.last && !bugs.On(BugTrustOrder) {
+		return fmt.Errorf("%w: task %d after task %d", spec.ErrOutOfOrder, task, r.last)
+	}
+	if task < r.threshold && !bugs.On(BugTrustOrder) {
+		return fmt.Errorf("%w: task %d is below the retire threshold %d", spec.ErrOutOfOrder, task, r.threshold)
+	}
+	slot := r.head
+	e := &r.pool[slot]
+	if int(r.used) == len(r.pool) {
+		if r.live(e.task) && !bugs.On(BugEvictLive) {
+			return fmt.Errorf("%w: %d live entries", spec.ErrPoolExhausted, len(r.pool))
+		}
+		if e.bucket != none {
+			r.unlink(slot)
+		}
+	} else {
+		r.used++
+	}
+	// Per-task chain: continue the chain at the head only if the head really
+	// is this task's entry. After slot reuse or a window wrap the head may
+	// name a slot that now holds another task's entry.
+	k := task & r.wmask
+	h := r.taskHead[k]
+	if h != none && r.pool[h].task != task && !bugs.On(BugStaleTaskHead) {
+		h = none
+	}
+	*e = entry{storage: storage, task: task, next: none, prev: none, nextTask: h, bucket: none}
+	r.setView(slot, &view)
+	r.taskHead[k] = slot
+	if nonEmpty { // an empty view overlaps nothing: it needs no chain
+		e.lo, e.hi = lo, hi
+		b := r.bucketOf(storage, &view)
+		first := r.buckets[b]
+		e.next, e.bucket = first, b
+		if first != none {
+			r.pool[first].prev = slot
+		}
+		r.buckets[b] = slot
+	}
+	if r.head++; int(r.head) == len(r.pool) {
+		r.head = 0
+	}
+	r.last, r.inserted = task, true
+	return nil
+}
+
+// Retire implements spec.Map. The threshold moves at once (lazy
+// invalidation); then the per-task chains of the retired tasks are walked to
+// unlink their entries from the buckets, so lookups need not step over them.
+// Only the last window of retired tasks is cleaned: older ones are left to
+// chain truncation and slot reuse, which keeps a long jump O(window).
+func (r *Ring) Retire(t spec.Task) error {
+	if t < r.threshold && !bugs.On(BugRetireBackwards) {
+		return fmt.Errorf("%w: retire %d below the threshold %d", spec.ErrOutOfOrder, t, r.threshold)
+	}
+	from := r.threshold
+	r.threshold = t
+	if t-from > r.wmask {
+		from = t - r.wmask - 1
+	}
+	for u := from; u < t; u++ {
+		r.cleanup(u)
+	}
+	return nil
+}
+
+// cleanup unlinks every entry of the retired task u from its bucket.
+func (r *Ring) cleanup(u spec.Task) {
+	k := u & r.wmask
+	i := r.taskHead[k]
+	for n := 0; i != none; n++ {
+		e := &r.pool[i]
+		if e.task != u && !bugs.On(BugStaleTaskHead) {
+			break // a stale link: the slot now holds another task's entry
+		}
+		if bugs.Enabled && n > len(r.pool) {
+			break // a seeded bug corrupted the chain into a cycle
+		}
+		if e.bucket != none {
+			r.unlink(i)
+		}
+		i = e.nextTask
+	}
+	if h := r.taskHead[k]; h != none && r.pool[h].task == u {
+		r.taskHead[k] = none
+	}
+}
+
+// unlink removes entry i from its bucket chain in O(1).
+func (r *Ring) unlink(i int32) {
+	e := &r.pool[i]
+	if e.prev != none {
+		r.pool[e.prev].next = e.next
+	} else {
+		r.buckets[e.bucket] = e.next
+	}
+	if e.next != none {
+		r.pool[e.next].prev = e.prev
+	}
+	e.next, e.prev, e.bucket = none, none, none
+}
+
+// Len implements spec.Map in O(log n): the ring holds tasks in order, so the
+// live entries are its newest suffix.
+func (r *Ring) Len() int {
+	n := int(r.used)
+	start := 0
+	if n == len(r.pool) {
+		start = int(r.head)
+	}
+	lo, hi := 0, n // find the first live entry in ring order
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if r.live(r.pool[(start+mid)%len(r.pool)].task) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return n - lo
+}

@@ -1,0 +1,167 @@
+// Package benchcmp reads `go test -bench` output and compares implementations
+// measured side by side in one run.
+//
+// Benchmarks in bench/ name each implementation in a sub-benchmark key,
+// `BenchmarkX/case/impl=Name`. This package groups results by everything but
+// that key, summarises each implementation's sample with benchstat's
+// statistics (golang.org/x/perf/benchmath: the median with a distribution-free
+// confidence interval), and gives each implementation's ratio to a reference
+// implementation of the same group with the Mann-Whitney U test of whether the
+// two differ at all. Ratios within one run are what a noisy shared machine can
+// support; absolute figures swing between runs.
+package benchcmp
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+)
+
+// Row is one implementation in one benchmark group, for one unit.
+type Row struct {
+	Group  string  `json:"group"` // benchmark name without the impl key and GOMAXPROCS suffix
+	Impl   string  `json:"impl"`
+	Unit   string  `json:"unit"` // "sec/op", "B/op", "allocs/op", or a custom metric
+	N      int     `json:"n"`
+	Median float64 `json:"median"`
+	Lo     float64 `json:"lo"` // 95% confidence interval of the median
+	Hi     float64 `json:"hi"`
+	// RefImpl is the implementation this row is compared with; "" when the
+	// group has no such implementation or this row is it.
+	RefImpl string `json:"ref_impl,omitempty"`
+	// Speedup is the reference's median over this row's (for sec/op: how many
+	// times faster than the reference). 0 when there is no reference.
+	Speedup float64 `json:"speedup,omitempty"`
+	// P is the Mann-Whitney p-value of "this row and the reference come from
+	// the same distribution"; below 0.05 the difference is significant.
+	P float64 `json:"p,omitempty"`
+}
+
+// Parse reads benchmark output and returns one row per group, implementation
+// and unit, sorted, with ratios against refImpl (e.g. "Model").
+func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
+	type key struct{ group, impl, unit string }
+	samples := map[key][]float64{}
+	br := benchfmt.NewReader(r, name)
+	for br.Scan() {
+		res, ok := br.Result().(*benchfmt.Result)
+		if !ok {
+			continue // a syntax error line or unit metadata: skip
+		}
+		group, impl := splitName(res.Name.String())
+		for _, v := range res.Values {
+			k := key{group, impl, v.Unit}
+			samples[k] = append(samples[k], v.Value)
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, err
+	}
+	rows := make([]Row, 0, len(samples))
+	sums := map[key]*benchmath.Sample{}
+	for k, vs := range samples {
+		s := benchmath.NewSample(vs, &benchmath.DefaultThresholds)
+		sums[k] = s
+		sum := benchmath.AssumeNothing.Summary(s, 0.95)
+		rows = append(rows, Row{Group: k.group, Impl: k.impl, Unit: k.unit, N: len(vs), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi})
+	}
+	for i := range rows {
+		r := &rows[i]
+		ref, ok := sums[key{r.Group, refImpl, r.Unit}]
+		if !ok || r.Impl == refImpl {
+			continue
+		}
+		refMed := benchmath.AssumeNothing.Summary(ref, 0.95).Center
+		r.RefImpl = refImpl
+		if r.Median != 0 {
+			r.Speedup = refMed / r.Median
+		}
+		r.P = benchmath.AssumeNothing.Compare(ref, sums[key{r.Group, r.Impl, r.Unit}]).P
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		if a.Unit != b.Unit {
+			return a.Unit > b.Unit // sec/op first
+		}
+		return a.Impl < b.Impl
+	})
+	return rows, nil
+}
+
+// splitName separates the impl=Name key from a benchmark name and drops the
+// Benchmark prefix and the -GOMAXPROCS suffix.
+func splitName(full string) (group, impl string) {
+	full = strings.TrimPrefix(full, "Benchmark")
+	if i := strings.LastIndexByte(full, '-'); i > 0 && isDigits(full[i+1:]) {
+		full = full[:i]
+	}
+	var parts []string
+	for _, p := range strings.Split(full, "/") {
+		if strings.HasPrefix(p, "impl=") {
+			impl = strings.TrimPrefix(p, "impl=")
+			continue
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "/"), impl
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Format renders rows as a Markdown table: time per op with its confidence
+// interval and the speedup over the reference, then allocations.
+func Format(rows []Row) string {
+	var b strings.Builder
+	b.WriteString("| benchmark | impl | time/op (median, 95% CI) | vs ref | p | B/op | allocs/op |\n|---|---|---:|---:|---:|---:|---:|\n")
+	type key struct{ group, impl string }
+	extra := map[key]map[string]float64{}
+	for _, r := range rows {
+		k := key{r.Group, r.Impl}
+		if extra[k] == nil {
+			extra[k] = map[string]float64{}
+		}
+		extra[k][r.Unit] = r.Median
+	}
+	for _, r := range rows {
+		if r.Unit != "sec/op" {
+			continue
+		}
+		vs, p := "", ""
+		if r.RefImpl != "" {
+			vs = fmt.Sprintf("%.2f×", r.Speedup)
+			p = fmt.Sprintf("%.3f", r.P)
+		}
+		e := extra[key{r.Group, r.Impl}]
+		fmt.Fprintf(&b, "| %s | %s | %s [%s, %s] | %s | %s | %.0f | %.0f |\n", r.Group, r.Impl,
+			ns(r.Median), ns(r.Lo), ns(r.Hi), vs, p, e["B/op"], e["allocs/op"])
+	}
+	return b.String()
+}
+
+func ns(sec float64) string {
+	switch v := sec * 1e9; {
+	case v < 1000:
+		return fmt.Sprintf("%.1fns", v)
+	case v < 1e6:
+		return fmt.Sprintf("%.2fµs", v/1e3)
+	default:
+		return fmt.Sprintf("%.2fms", v/1e6)
+	}
+}

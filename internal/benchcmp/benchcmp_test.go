@@ -1,0 +1,68 @@
+package benchcmp
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+const sample = `goos: linux
+goarch: amd64
+pkg: github.com/memverify/memverify/bench
+BenchmarkPair/impl=Model-2     	 1000000	       100 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Model-2     	 1000000	       110 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Model-2     	 1000000	       105 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Model-2     	 1000000	       102 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Model-2     	 1000000	       108 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Fast-2      	 1000000	        25 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Fast-2      	 1000000	        26 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Fast-2      	 1000000	        24 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Fast-2      	 1000000	        27 ns/op	       0 B/op	       0 allocs/op
+BenchmarkPair/impl=Fast-2      	 1000000	        25 ns/op	      16 B/op	       1 allocs/op
+`
+
+func TestParseGroupsByImplAndComparesToTheReference(t *testing.T) {
+	rows, err := Parse(strings.NewReader(sample), "sample", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fast *Row
+	for i := range rows {
+		if rows[i].Impl == "Fast" && rows[i].Unit == "sec/op" {
+			fast = &rows[i]
+		}
+		if rows[i].Group != "Pair" {
+			t.Errorf("group %q, want Pair (impl key and GOMAXPROCS suffix stripped)", rows[i].Group)
+		}
+	}
+	if fast == nil {
+		t.Fatalf("no sec/op row for impl=Fast in %+v", rows)
+	}
+	if fast.N != 5 || math.Abs(fast.Median-25e-9) > 1e-12 {
+		t.Errorf("Fast median %g over %d, want 25ns over 5", fast.Median, fast.N)
+	}
+	if math.Abs(fast.Speedup-105.0/25) > 1e-9 || fast.RefImpl != "Model" {
+		t.Errorf("speedup %g vs %q, want 4.2 vs Model", fast.Speedup, fast.RefImpl)
+	}
+	if fast.P >= 0.05 {
+		t.Errorf("p = %g: five disjoint samples must differ significantly", fast.P)
+	}
+	table := Format(rows)
+	if !strings.Contains(table, "| Pair | Fast | 25.0ns") || !strings.Contains(table, "4.20×") {
+		t.Errorf("table lacks the Fast row:\n%s", table)
+	}
+}
+
+func TestSplitName(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"BenchmarkRegister/seq/impl=Sharded-2": {"Register/seq", "Sharded"},
+		"BenchmarkOverlap/impl=Exact/rank=3":   {"Overlap/rank=3", "Exact"},
+		"BenchmarkPlain":                       {"Plain", ""},
+		"BenchmarkTrace/n=1000-16":             {"Trace/n=1000", ""},
+	} {
+		g, i := splitName(in)
+		if g != want[0] || i != want[1] {
+			t.Errorf("splitName(%q) = %q, %q; want %q, %q", in, g, i, want[0], want[1])
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package catalog
+
+import (
+	impl "github.com/memverify/memverify/impl/sizeclass"
+	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/props"
+	"pgregory.net/rapid"
+)
+
+// sizeclassPools names every Pool: the model and each implementation, with
+// the factory the sequential property uses (seq) and the one the concurrent
+// properties use (par, nil for the model). The Sharded pool has small shard
+// caches, so flushes to the central lists happen within short op sequences;
+// sequentially it spreads calls over its shards, so one goroutine steals
+// from other shards too.
+var sizeclassPools = []struct {
+	name     string
+	seq, par props.PoolFactory
+}{
+	{"Model", func(d spec.Device, c spec.Config) (spec.Pool, error) { return spec.NewModel(d, c) }, nil},
+	{"Mutex", newMutexPool, newMutexPool},
+	{"Sharded", func(d spec.Device, c spec.Config) (spec.Pool, error) {
+		return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 4, Capacity: 2, Spread: true})
+	}, func(d spec.Device, c spec.Config) (spec.Pool, error) {
+		return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 4, Capacity: 2})
+	}},
+	{"LockFree", newLockFreePool, newLockFreePool},
+}
+
+func newMutexPool(d spec.Device, c spec.Config) (spec.Pool, error)    { return impl.NewMutex(d, c) }
+func newLockFreePool(d spec.Device, c spec.Config) (spec.Pool, error) { return impl.NewLockFree(d, c) }
+
+func init() {
+	for _, p := range sizeclassPools {
+		Add(Suite{Domain: "sizeclass", Property: "StateMachine", Impl: p.name,
+			Run: func(t rapid.TB) { props.CheckPool(t, p.seq) }})
+		if p.par == nil {
+			continue
+		}
+		Add(
+			Suite{Domain: "sizeclass", Property: "Concurrent", Impl: p.name,
+				Run: func(t rapid.TB) { props.CheckPoolConcurrent(t, p.par) }},
+			Suite{Domain: "sizeclass", Property: "Exclusive", Impl: p.name,
+				Run: func(t rapid.TB) { props.CheckPoolExclusive(t, p.par) }},
+			Suite{Domain: "sizeclass", Property: "DoubleFreeRace", Impl: p.name,
+				Run: func(t rapid.TB) { props.CheckPoolDoubleFreeRace(t, p.par) }},
+			Suite{Domain: "sizeclass", Property: "Linearizable", Impl: p.name,
+				Run: func(t rapid.TB) { props.CheckPoolLinearizable(t, p.par) }},
+		)
+	}
+	deferred := []struct {
+		name string
+		make props.DeferredFactory
+	}{
+		{"Model", func(d spec.Device, o spec.Context) spec.DeferredAllocator { return spec.NewDeferredModel(d, o) }},
+		{"Deferred", func(d spec.Device, o spec.Context) spec.DeferredAllocator { return impl.NewDeferred(d, o) }},
+	}
+	for _, p := range deferred {
+		Add(Suite{Domain: "sizeclass", Property: "DeferredStateMachine", Impl: p.name,
+			Run: func(t rapid.TB) { props.CheckDeferred(t, p.make) }})
+	}
+	Add(Suite{Domain: "sizeclass", Property: "DeferredConcurrent", Impl: "Deferred",
+		Run: func(t rapid.TB) { props.CheckDeferredConcurrent(t, deferred[1].make) }})
+	streams := []struct {
+		name string
+		make props.StreamFactory
+	}{
+		{"Model", func(d spec.Device, c spec.Config) (spec.StreamAllocator, error) { return spec.NewStreamModel(d, c) }},
+		{"Streams", func(d spec.Device, c spec.Config) (spec.StreamAllocator, error) { return impl.NewStreams(d, c) }},
+	}
+	for _, p := range streams {
+		Add(Suite{Domain: "sizeclass", Property: "StreamOrdered", Impl: p.name,
+			Run: func(t rapid.TB) { props.CheckStreams(t, p.make) }})
+	}
+	Add(Suite{Domain: "sizeclass", Property: "StreamConcurrent", Impl: "Streams",
+		Run: func(t rapid.TB) { props.CheckStreamsConcurrent(t, streams[1].make) }})
+}

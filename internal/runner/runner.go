@@ -1,0 +1,133 @@
+// Package runner runs properties outside `go test`.
+//
+// rapid needs a rapid.TB. Under `go test` that is *testing.T; here it is a TB of
+// our own that collects the output and, like testing, ends the failing goroutine
+// in FailNow with runtime.Goexit, so FailNow never returns. Each property runs in
+// a goroutine of its own; a panic that escapes it (from a goroutine the property
+// started and did not guard, say) cannot be recovered, so properties must keep
+// their panics inside rapid's checks.
+//
+// The program must call testing.Init and parse its flags before Run, so that
+// rapid's flags (-rapid.checks, -rapid.seed, -rapid.steps) are registered and read.
+package runner
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// Outcome is how a run ended.
+type Outcome string
+
+const (
+	Passed  Outcome = "pass"
+	Failed  Outcome = "FAIL"
+	Skipped Outcome = "skip"
+)
+
+// Result is the structured outcome of one run.
+type Result struct {
+	Name     string
+	Outcome  Outcome
+	Duration time.Duration
+	Output   string // everything logged; for a failure, rapid's report and our trace
+}
+
+// TB is a rapid.TB that records output and failure. It is safe for concurrent use.
+type TB struct {
+	name    string
+	mu      sync.Mutex
+	out     strings.Builder
+	failed  bool
+	skipped bool
+}
+
+var _ rapid.TB = (*TB)(nil)
+
+func (t *TB) Helper()      {}
+func (t *TB) Name() string { return t.name }
+
+func (t *TB) Log(args ...any) { t.log(fmt.Sprintln(args...)) }
+func (t *TB) Logf(format string, args ...any) {
+	t.log(fmt.Sprintf(format, args...) + "\n")
+}
+func (t *TB) log(s string) {
+	t.mu.Lock()
+	t.out.WriteString(s)
+	t.mu.Unlock()
+}
+
+func (t *TB) Error(args ...any)                 { t.Log(args...); t.Fail() }
+func (t *TB) Errorf(format string, args ...any) { t.Logf(format, args...); t.Fail() }
+func (t *TB) Fatal(args ...any)                 { t.Log(args...); t.FailNow() }
+func (t *TB) Fatalf(format string, args ...any) { t.Logf(format, args...); t.FailNow() }
+
+func (t *TB) Fail() {
+	t.mu.Lock()
+	t.failed = true
+	t.mu.Unlock()
+}
+
+// FailNow marks the run failed and ends the calling goroutine; it does not return.
+func (t *TB) FailNow() {
+	t.Fail()
+	runtime.Goexit()
+}
+
+func (t *TB) Failed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.failed
+}
+
+func (t *TB) Skip(args ...any)                 { t.Log(args...); t.SkipNow() }
+func (t *TB) Skipf(format string, args ...any) { t.Logf(format, args...); t.SkipNow() }
+
+// SkipNow marks the run skipped and ends the calling goroutine.
+func (t *TB) SkipNow() {
+	t.mu.Lock()
+	t.skipped = true
+	t.mu.Unlock()
+	runtime.Goexit()
+}
+
+// Output returns everything logged so far.
+func (t *TB) Output() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.out.String()
+}
+
+// Run runs prop with a fresh TB in a goroutine of its own and waits for it.
+// A panic in that goroutine is caught and reported as a failure.
+func Run(name string, prop func(rapid.TB)) Result {
+	t := &TB{name: name}
+	start := time.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				t.Logf("panic: %v", r)
+				t.Fail()
+			}
+		}()
+		prop(t)
+	}()
+	<-done
+	res := Result{Name: name, Duration: time.Since(start), Output: t.Output(), Outcome: Passed}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.failed:
+		res.Outcome = Failed
+	case t.skipped:
+		res.Outcome = Skipped
+	}
+	return res
+}

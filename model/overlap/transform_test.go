@@ -1,0 +1,138 @@
+package overlap_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/memverify/memverify/model/overlap"
+)
+
+func TestSlice(t *testing.T) {
+	x, _ := overlap.Dense(0, 4, 4, 16)
+	cases := []struct {
+		dim               int
+		start, stop, step int64
+		want              overlap.View
+	}{
+		{1, 0, 16, 7, v(0, 4, []int64{4, 3}, []int64{64, 28})},
+		{1, 3, 16, 3, v(12, 4, []int64{4, 5}, []int64{64, 12})},
+		{0, 3, -1, -1, v(192, 4, []int64{4, 16}, []int64{-64, 4})},
+		{1, 15, 0, -2, v(60, 4, []int64{4, 8}, []int64{64, -8})},
+		{1, 5, 5, 1, v(0, 4, []int64{4, 0}, []int64{64, 4})},
+	}
+	for _, c := range cases {
+		before := clone(x)
+		got, err := overlap.Slice(x, c.dim, c.start, c.stop, c.step)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Slice(%d, %d:%d:%d) = %v, %v; want %v", c.dim, c.start, c.stop, c.step, got, err, c.want)
+		}
+		if !reflect.DeepEqual(before, x) {
+			t.Fatal("Slice changed its input")
+		}
+	}
+	for _, bad := range [][4]int64{{1, 0, 17, 1}, {1, -1, 4, 1}, {1, 4, 2, 1}, {1, 0, 4, 0}, {1, 16, 0, -1}, {2, 0, 1, 1}, {-1, 0, 1, 1}} {
+		if _, err := overlap.Slice(x, int(bad[0]), bad[1], bad[2], bad[3]); !errors.Is(err, overlap.ErrBadTransform) {
+			t.Errorf("Slice%v: %v, want ErrBadTransform", bad, err)
+		}
+	}
+	if _, err := overlap.Slice(v(-1, 4, []int64{4}, []int64{4}), 0, 0, 1, 1); !errors.Is(err, overlap.ErrInvalidView) {
+		t.Errorf("Slice of an invalid view: %v", err)
+	}
+}
+
+func TestTranspose(t *testing.T) {
+	x, _ := overlap.Dense(8, 2, 2, 3, 4)
+	got, err := overlap.Transpose(x, 2, 0, 1)
+	want := v(8, 2, []int64{4, 2, 3}, []int64{2, 24, 8})
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Transpose = %v, %v; want %v", got, err, want)
+	}
+	for _, bad := range [][]int{{0, 1}, {0, 1, 1}, {0, 1, 3}} {
+		if _, err := overlap.Transpose(x, bad...); !errors.Is(err, overlap.ErrBadTransform) {
+			t.Errorf("Transpose%v: %v", bad, err)
+		}
+	}
+}
+
+// TestReshapeKeepsElements checks on random views that a successful Reshape
+// lists the same element addresses in the same row-major order, and that
+// dense views always reshape.
+func TestReshapeKeepsElements(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	done := 0
+	for range 20000 {
+		x := randomView(r)
+		if x.Validate() != nil || r.IntN(2) == 0 {
+			x, _ = overlap.Dense(int64(r.IntN(8)), int64(1+r.IntN(4)), x.Shape...)
+		}
+		n, _ := x.Numel()
+		shape := randomShape(r, n)
+		got, err := overlap.Reshape(x, shape...)
+		if err != nil {
+			if !errors.Is(err, overlap.ErrBadTransform) {
+				t.Fatalf("Reshape(%v, %v): %v", x, shape, err)
+			}
+			if overlap.GapFree(x) && !hasInternalRepeat(x) && isRowMajor(x) {
+				t.Fatalf("Reshape of the dense %v to %v refused: %v", x, shape, err)
+			}
+			continue
+		}
+		done++
+		if !slices.Equal(starts(got), starts(x)) || got.ElemSize != x.ElemSize || !slices.Equal(got.Shape, shape) {
+			t.Fatalf("Reshape(%v, %v) = %v: elements differ", x, shape, got)
+		}
+	}
+	if done < 5000 {
+		t.Errorf("only %d reshapes succeeded", done)
+	}
+	x, _ := overlap.Dense(0, 4, 4, 16)
+	cols, _ := overlap.Slice(x, 1, 0, 8, 1)
+	if _, err := overlap.Reshape(cols, 32); !errors.Is(err, overlap.ErrBadTransform) {
+		t.Errorf("flattening a strided view needs a copy: %v", err)
+	}
+	if _, err := overlap.Reshape(x, 65); !errors.Is(err, overlap.ErrBadTransform) {
+		t.Errorf("a count change: %v", err)
+	}
+}
+
+func TestClone(t *testing.T) {
+	x := v(100, 4, []int64{3, 5}, []int64{-8, 40})
+	got, err := overlap.Clone(x)
+	want := v(0, 4, []int64{3, 5}, []int64{20, 4})
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Clone = %v, %v; want %v", got, err, want)
+	}
+	if _, err := overlap.Dense(0, 1<<40, 1<<20, 1<<20); !errors.Is(err, overlap.ErrInvalidView) {
+		t.Errorf("Dense past 2^63: %v", err)
+	}
+}
+
+func randomShape(r *rand.Rand, n int64) []int64 {
+	var shape []int64
+	for n > 1 && len(shape) < overlap.MaxRank-1 {
+		f := int64(1 + r.IntN(int(n)))
+		if n%f == 0 {
+			shape = append(shape, f)
+			n /= f
+		}
+	}
+	shape = append(shape, n)
+	if r.IntN(3) == 0 && len(shape) < overlap.MaxRank {
+		shape = slices.Insert(shape, r.IntN(len(shape)+1), 1)
+	}
+	return shape
+}
+
+func hasInternalRepeat(x overlap.View) bool {
+	got, _ := overlap.InternalOverlap(x)
+	return got != overlap.No
+}
+
+// isRowMajor: each non-trivial dim steps over the whole of the next ones.
+func isRowMajor(x overlap.View) bool {
+	d, _ := overlap.Dense(x.Offset, x.ElemSize, x.Shape...)
+	return slices.Equal(starts(d), starts(x))
+}

@@ -1,0 +1,140 @@
+package props
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"sync"
+
+	spec "github.com/memverify/memverify/model/refcount"
+	"pgregory.net/rapid"
+)
+
+// RegistryFactory builds the registry under test over the given Freer.
+type RegistryFactory func(spec.Freer) spec.Registry
+
+// FreeCall is one call a registry made to its Freer.
+type FreeCall struct {
+	P     spec.Addr
+	Bytes int64
+	Kind  spec.Kind
+}
+
+func (c FreeCall) String() string {
+	return fmt.Sprintf("Free(%#x, %d, %v)", uint64(c.P), c.Bytes, c.Kind)
+}
+
+// FreeLog is a Freer that records its calls. It is safe for concurrent use.
+type FreeLog struct {
+	mu    sync.Mutex
+	calls []FreeCall
+}
+
+// Free records the call.
+func (l *FreeLog) Free(p spec.Addr, bytes int64, kind spec.Kind) {
+	l.mu.Lock()
+	l.calls = append(l.calls, FreeCall{p, bytes, kind})
+	l.mu.Unlock()
+}
+
+// Take returns the calls recorded since the last Take.
+func (l *FreeLog) Take() []FreeCall {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.calls
+	l.calls = nil
+	return out
+}
+
+// The address pool of generated ops: a few buffer bases far apart, pointers at
+// small offsets inside them, so that aliases, re-registrations and pointers of
+// other registrations collide often. Plus null and a range that reaches the
+// top of the address space.
+var (
+	refBases   = []spec.Addr{0x1000, 0x2000, 0x3000, 0x4000}
+	refOffsets = []spec.Addr{0, 0x10, 0x20, 0x40}
+	topAddr    = spec.Addr(math.MaxUint64 - 0x3f)
+)
+
+// RegistryPointerPool returns the pointers the refcount properties draw from;
+// fuzz targets map their bytes onto the same pool.
+func RegistryPointerPool() []spec.Addr { return refPointerPool() }
+
+func refPointerPool() []spec.Addr {
+	pool := []spec.Addr{0, topAddr}
+	for _, b := range refBases {
+		for _, o := range refOffsets {
+			pool = append(pool, b+o)
+		}
+	}
+	return pool
+}
+
+// drawPointer draws a pointer from the pool.
+func drawPointer(t *rapid.T, label string) spec.Addr {
+	return rapid.SampledFrom(refPointerPool()).Draw(t, label)
+}
+
+// drawSize draws a registration size: mostly valid, sometimes zero, negative
+// or large enough to run past the top of the address space from topAddr.
+func drawSize(t *rapid.T) int64 {
+	return rapid.OneOf(
+		rapid.SampledFrom([]int64{0x10, 0x40, 0x80}),
+		rapid.SampledFrom([]int64{0, -1, 0x40, 0x41}),
+	).Draw(t, "bytes")
+}
+
+func drawKind(t *rapid.T) spec.Kind {
+	return spec.Kind(rapid.IntRange(0, 4).Draw(t, "kind")) // 4 is invalid
+}
+
+// drawAliases draws up to four aliases of a buffer at real: mostly inside,
+// sometimes repeated, equal to real, null or outside.
+func drawAliases(t *rapid.T, real spec.Addr) []spec.Addr {
+	n := rapid.IntRange(0, 4).Draw(t, "naliases")
+	out := make([]spec.Addr, n)
+	for i := range out {
+		out[i] = rapid.OneOf(
+			rapid.SampledFrom([]spec.Addr{real, real + 0x10, real + 0x20, real + 0x40}),
+			rapid.SampledFrom(refPointerPool()),
+		).Draw(t, "alias")
+	}
+	return out
+}
+
+// liveView is Live() with buffer IDs replaced by the model's IDs (toModel nil:
+// they are the model's already), in a canonical order, so that model and
+// implementation compare directly.
+func liveView(live []spec.Registration, toModel map[spec.BufferID]spec.BufferID) []spec.Registration {
+	out := make([]spec.Registration, len(live))
+	for i, r := range live {
+		r.Holders = slices.Clone(r.Holders)
+		if r.Buffer != 0 && toModel != nil {
+			if id, ok := toModel[r.Buffer]; ok {
+				r.Buffer = id
+			} else {
+				r.Buffer = spec.BufferID(math.MaxUint64) // an ID the implementation never returned
+			}
+		}
+		out[i] = r
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Real != out[j].Real {
+			return out[i].Real < out[j].Real
+		}
+		return out[i].Buffer < out[j].Buffer
+	})
+	return out
+}
+
+func sortFrees(c []FreeCall) []FreeCall {
+	c = slices.Clone(c)
+	sort.Slice(c, func(i, j int) bool {
+		if c[i].P != c[j].P {
+			return c[i].P < c[j].P
+		}
+		return c[i].Bytes < c[j].Bytes
+	})
+	return c
+}

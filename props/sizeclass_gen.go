@@ -1,0 +1,77 @@
+package props
+
+import (
+	"math"
+
+	spec "github.com/memverify/memverify/model/sizeclass"
+	"pgregory.net/rapid"
+)
+
+// SmallPoolConfig is a configuration with three small classes. Over a
+// device of a few dozen KiB it reaches out-of-memory, trimming and large
+// blocks within a short op sequence.
+func SmallPoolConfig() spec.Config {
+	return spec.Config{Alignment: 256, Classes: []int64{1024, 4096, 16384}}
+}
+
+// scEnv is a drawn configuration with a device capacity that makes
+// exhaustion reachable.
+type scEnv struct {
+	cfg      spec.Config
+	capacity int64
+}
+
+func drawPoolEnv(t *rapid.T) scEnv {
+	if rapid.IntRange(0, 3).Draw(t, "config") == 0 {
+		return scEnv{spec.DefaultConfig(), rapid.Int64Range(300<<20, 1200<<20).Draw(t, "capacity")}
+	}
+	return scEnv{SmallPoolConfig(), rapid.Int64Range(32<<10, 160<<10).Draw(t, "capacity")}
+}
+
+// drawRequest draws an Alloc size for cfg: class boundaries and their
+// neighbours, small and large sizes, null, negative sizes and sizes whose
+// rounding overflows.
+func drawRequest(t *rapid.T, cfg spec.Config) int64 {
+	classes := cfg.Classes
+	top := classes[len(classes)-1]
+	a := cfg.Alignment
+	switch rapid.IntRange(0, 11).Draw(t, "sizeKind") {
+	case 0:
+		return rapid.SampledFrom([]int64{0, -1, math.MinInt64}).Draw(t, "edge")
+	case 1:
+		return math.MaxInt64 - rapid.Int64Range(0, 2*a).Draw(t, "belowMax")
+	case 2, 3:
+		c := rapid.SampledFrom(classes).Draw(t, "class")
+		return c + rapid.Int64Range(-1, 1).Draw(t, "off")
+	case 4, 5:
+		return rapid.Int64Range(1, top).Draw(t, "small")
+	case 6, 7:
+		return top + rapid.Int64Range(1, 4).Draw(t, "units")*a - rapid.Int64Range(0, a-1).Draw(t, "less")
+	case 8, 9:
+		return top*rapid.Int64Range(1, 3).Draw(t, "times") + rapid.Int64Range(1, a).Draw(t, "plus")
+	default:
+		return rapid.SampledFrom(classes[:min(2, len(classes))]).Draw(t, "hot")
+	}
+}
+
+// drawFreeTarget draws the address of a Free: a live allocation most often,
+// then one freed before (double free), an interior pointer, null or junk.
+func drawFreeTarget(t *rapid.T, live, seen []spec.Addr) spec.Addr {
+	k := rapid.IntRange(0, 9).Draw(t, "freeKind")
+	switch {
+	case k < 6 && len(live) > 0:
+		return rapid.SampledFrom(live).Draw(t, "live")
+	case k < 8 && len(seen) > 0:
+		return rapid.SampledFrom(seen).Draw(t, "seen")
+	case k == 8 && len(seen) > 0:
+		return rapid.SampledFrom(seen).Draw(t, "interior") + 256
+	}
+	return rapid.SampledFrom([]spec.Addr{0, 1, 0x10000 - 256, math.MaxUint64}).Draw(t, "junk")
+}
+
+func drawFault(t *rapid.T, f spec.Fault) spec.Fault {
+	if rapid.IntRange(0, 5).Draw(t, "fault") == 0 {
+		return f
+	}
+	return spec.NoFault
+}

@@ -1,0 +1,41 @@
+package props_test
+
+import (
+	"testing"
+
+	"github.com/memverify/memverify/internal/catalog"
+)
+
+// TestSuites runs every property suite against every implementation, as
+// TestSuites/<domain>/<property>/impl=<name>.
+func TestSuites(t *testing.T) {
+	suites := catalog.All() // sorted by domain, property, impl: groups are contiguous
+	if len(suites) == 0 {
+		t.Fatal("no suites are registered in internal/catalog")
+	}
+	for len(suites) > 0 {
+		domain := suites[0].Domain
+		n := 0
+		for n < len(suites) && suites[n].Domain == domain {
+			n++
+		}
+		group := suites[:n]
+		suites = suites[n:]
+		t.Run(domain, func(t *testing.T) {
+			for len(group) > 0 {
+				prop := group[0].Property
+				m := 0
+				for m < len(group) && group[m].Property == prop {
+					m++
+				}
+				impls := group[:m]
+				group = group[m:]
+				t.Run(prop, func(t *testing.T) {
+					for _, s := range impls {
+						t.Run("impl="+s.Impl, func(t *testing.T) { s.Run(t) })
+					}
+				})
+			}
+		})
+	}
+}

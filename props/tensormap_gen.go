@@ -1,0 +1,114 @@
+package props
+
+import (
+	"github.com/memverify/memverify/model/overlap"
+	spec "github.com/memverify/memverify/model/tensormap"
+	"pgregory.net/rapid"
+)
+
+// TensorMapFactory builds the map under test with the given contract-level
+// configuration (its Capacity, and its Solver when not nil).
+type TensorMapFactory func(spec.Config) (spec.Map, error)
+
+// The storages generated ops draw from: few enough that views of one storage
+// meet often, and enough that small bucket arrays see collisions between
+// storages. 0 (null) is drawn rarely, to exercise ErrNullStorage.
+var tmStorages = []spec.Storage{0x1000, 0x2000, 0x3000, 0x7f00_0000_0000, 1}
+
+// tmDrawStorage draws a storage, rarely the null one.
+func tmDrawStorage(t *rapid.T) spec.Storage {
+	if rapid.IntRange(0, 39).Draw(t, "nullStorage") == 0 {
+		return 0
+	}
+	return rapid.SampledFrom(tmStorages).Draw(t, "storage")
+}
+
+// tmViews remembers the views a run has used, so later ops can reuse them:
+// exact repeats (a consumer reading what a producer wrote) are the common
+// case of a real runtime, and the cheapest way to make lookups hit.
+type tmViews struct{ seen []overlap.View }
+
+// draw returns a view: a repeat, a contiguous tile, a small strided view of
+// rank 0..3 (with negative, zero and sub-element strides, and empty views),
+// or, rarely, an invalid one. Every valid view lies within the first ~100
+// bytes of its storage and touches a few dozen bytes at most, so that the
+// brute-force model is cheap and the exact solver never gives up.
+func (vs *tmViews) draw(t *rapid.T) overlap.View {
+	var v overlap.View
+	switch k := rapid.IntRange(0, 19).Draw(t, "viewKind"); {
+	case k == 0:
+		return tmDrawInvalidView(t)
+	case k <= 5 && len(vs.seen) > 0:
+		return rapid.SampledFrom(vs.seen).Draw(t, "repeat")
+	case k <= 10:
+		elem := rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "elem")
+		n := rapid.Int64Range(1, 8).Draw(t, "len")
+		v = overlap.View{Offset: rapid.Int64Range(0, 48).Draw(t, "off"), ElemSize: elem, Shape: []int64{n}, Strides: []int64{elem}}
+	default:
+		v = tmDrawStrided(t)
+	}
+	vs.seen = append(vs.seen, v)
+	return v
+}
+
+// tmDrawStrided draws a small strided view whose bytes all lie at or above 0.
+func tmDrawStrided(t *rapid.T) overlap.View {
+	rank := rapid.IntRange(0, 3).Draw(t, "rank")
+	v := overlap.View{ElemSize: rapid.SampledFrom([]int64{1, 2, 3, 4}).Draw(t, "elem"),
+		Shape: make([]int64, rank), Strides: make([]int64, rank)}
+	low := int64(0) // the most negative reach of the strides
+	for d := range rank {
+		n := rapid.Int64Range(1, 4).Draw(t, "n")
+		if rapid.IntRange(0, 19).Draw(t, "emptyDim") == 0 {
+			n = 0
+		}
+		s := rapid.Int64Range(-9, 9).Draw(t, "stride")
+		v.Shape[d], v.Strides[d] = n, s
+		if n > 1 && s < 0 {
+			low += (n - 1) * s
+		}
+	}
+	v.Offset = -low + rapid.Int64Range(0, 32).Draw(t, "off")
+	return v
+}
+
+// tmDrawInvalidView draws a view the overlap model refuses.
+func tmDrawInvalidView(t *rapid.T) overlap.View {
+	switch rapid.IntRange(0, 3).Draw(t, "invalidKind") {
+	case 0:
+		return overlap.View{Offset: 0, ElemSize: 0, Shape: []int64{2}, Strides: []int64{1}}
+	case 1:
+		return overlap.View{Offset: -4, ElemSize: 1, Shape: []int64{2}, Strides: []int64{1}}
+	case 2:
+		return overlap.View{Offset: 8, ElemSize: 1, Shape: []int64{-1}, Strides: []int64{1}}
+	}
+	return overlap.View{Offset: 0, ElemSize: 1, Shape: []int64{2, 2}, Strides: []int64{1}}
+}
+
+// tmDrawInsertTask draws the task of an Insert: mostly the last task or a
+// little after it, sometimes one that is out of order.
+func tmDrawInsertTask(t *rapid.T, last, threshold spec.Task) spec.Task {
+	switch k := rapid.IntRange(0, 19).Draw(t, "taskKind"); {
+	case k == 0 && last > 0:
+		return last - 1 // out of order
+	case k == 1 && threshold > 0:
+		return threshold - 1 // already retired
+	case k <= 3:
+		return max(last, threshold) + spec.Task(rapid.IntRange(3, 12).Draw(t, "jump"))
+	default:
+		return max(last, threshold) + spec.Task(rapid.IntRange(0, 2).Draw(t, "step"))
+	}
+}
+
+// tmDrawRetire draws a Retire target: mostly a small step, sometimes a jump
+// far past the last task, rarely a step backwards.
+func tmDrawRetire(t *rapid.T, last, threshold spec.Task) spec.Task {
+	switch k := rapid.IntRange(0, 19).Draw(t, "retireKind"); {
+	case k == 0 && threshold > 0:
+		return threshold - 1
+	case k <= 2:
+		return last + spec.Task(rapid.IntRange(0, 20).Draw(t, "jump"))
+	default:
+		return threshold + spec.Task(rapid.IntRange(0, 3).Draw(t, "step"))
+	}
+}

@@ -1,0 +1,64 @@
+package props
+
+import (
+	"github.com/memverify/memverify/model/overlap"
+	"pgregory.net/rapid"
+)
+
+// CheckTensorMapTooHard checks that a map counts the solver's TooHard as a
+// dependency. It runs the CheckTensorMap state machine with a solver, given to
+// the model and to the map under test alike, that answers TooHard for about
+// half of the pairs of views whose bytes are in fact disjoint although their
+// byte bounds intersect (the pairs a real exact solver may give up on), and
+// the truth otherwise. The model counts TooHard as a dependency, so a map
+// that treats it as independence reports fewer producers and fails.
+//
+// The solver answers No whenever the bounds are disjoint, as every sound
+// solver does, so a map may keep its bounding-box prefilter.
+func CheckTensorMapTooHard(t rapid.TB, factory TensorMapFactory) {
+	t.Helper()
+	rapid.Check(t, func(rt *rapid.T) {
+		salt := rapid.Uint64().Draw(rt, "salt")
+		newTMMachine(rt, factory, tooHardChecker(salt)).run(rt)
+	})
+}
+
+// tooHardChecker returns a pure, symmetric solver: the brute-force truth,
+// except that a disjoint pair with intersecting bounds gets TooHard when a
+// hash of the pair (salted per run) says so.
+func tooHardChecker(salt uint64) overlap.Checker {
+	hashView := func(v overlap.View) uint64 {
+		h := tmMix64(salt ^ uint64(v.Offset))
+		h = tmMix64(h ^ uint64(v.ElemSize))
+		for d := range v.Shape {
+			h = tmMix64(h ^ uint64(v.Shape[d]))
+			h = tmMix64(h ^ uint64(v.Strides[d]))
+		}
+		return h
+	}
+	return func(a, b overlap.View) (overlap.Verdict, error) {
+		v, err := overlap.Overlap(a, b)
+		if err != nil || v != overlap.No {
+			return v, err
+		}
+		alo, ahi, aok := a.Bounds()
+		blo, bhi, bok := b.Bounds()
+		if !aok || !bok || ahi < blo || bhi < alo {
+			return overlap.No, nil
+		}
+		if (hashView(a)^hashView(b))>>63 == 1 {
+			return overlap.TooHard, nil
+		}
+		return overlap.No, nil
+	}
+}
+
+// tmMix64 is a fixed 64-bit finalizer (splitmix64's): deterministic, so a
+// shrunk counterexample replays with the same verdicts.
+func tmMix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
