@@ -128,13 +128,20 @@ func liveView(live []spec.Registration, toModel map[spec.BufferID]spec.BufferID)
 	return out
 }
 
+// sortFrees puts frees in a canonical order, for calls that may free in any
+// order (Close). Two registrations can share a real pointer and a size (a
+// buffer whose real pointer was released and then registered again), so the
+// kind breaks the tie.
 func sortFrees(c []FreeCall) []FreeCall {
 	c = slices.Clone(c)
 	sort.Slice(c, func(i, j int) bool {
 		if c[i].P != c[j].P {
 			return c[i].P < c[j].P
 		}
-		return c[i].Bytes < c[j].Bytes
+		if c[i].Bytes != c[j].Bytes {
+			return c[i].Bytes < c[j].Bytes
+		}
+		return c[i].Kind < c[j].Kind
 	})
 	return c
 }

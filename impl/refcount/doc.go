@@ -9,18 +9,42 @@
 // mixing hash (MurmurHash3's finaliser), not by the address itself: allocators
 // hand out 16-, 64- or 4096-byte-aligned pointers, and an identity hash would
 // send them all to one shard (SCL-Core's std::hash<void*> does). Each shard is a
-// mutex and a map, padded to two cache lines. An owned pointer's count lives
-// in its entry. A shared buffer is one record with an atomic count (the sum of
-// its holders' shares); each holder's share lives in its own shard's entry.
+// mutex and an open-addressing table of entries, padded to two cache lines. An
+// owned pointer's count lives in its entry. A shared buffer is one record with
+// an atomic count (the sum of its holders' shares); each holder's share lives
+// in its own shard's entry.
+//
+// Progress: IsRegistered is wait-free, save one case below; every other method
+// locks. The table doubles as a read index: each slot's key and state word are
+// atomics, written only under the shard lock, and IsRegistered probes them
+// without locking (a bounded number of loads), then checks that the registry is
+// not closed. The state's low bits say absent, owned, or holder of a buffer; a
+// holder counts as present only once its buffer's visible flag is set, and
+// RegisterBuffer sets that flag once, after writing every holder and before
+// unlocking their shards, so lock-free readers see a buffer appear all at once.
+// A holder dropping its last share is marked leaving from just before its add
+// to the buffer's count until just after, under its shard lock; IsRegistered of
+// that very pointer in that window takes the lock (and so waits for the drop),
+// because the state and the count are two words and the drop is linearized at
+// the add. The high bits of the state count its changes, so a reader that reads
+// the state, then the key, can tell whether they belong together although slots
+// are reused. Released keys stay as tombstones that the same or another pointer
+// reuses, and sweeps empty the tombstones at the ends of probe runs, so a shard
+// that churns through many distinct pointers keeps a small table that stays in
+// cache, and steady-state Register and Unregister do not allocate; the table is
+// rebuilt (and republished with one atomic store) only when its live pointers
+// outgrow it. The readIndex type gives the full argument.
 //
 // Why this is linearizable although a buffer's holders live in different
 // shards: a holder's share changes only under its shard's lock, and the
 // buffer's count changes by one atomic add inside that same critical section.
 // The add is the operation's linearization point. Anyone who observes the
 // share holds the shard lock, so sees the share and the count from before or
-// after the whole change; anyone who observes the count reads the atomic, so
-// sees it move at the linearization point. While a holder's share is positive
-// the count is at least that share, so Retain cannot revive a freed buffer, and
+// after the whole change; IsRegistered reads no share, only the holder's state,
+// which a last drop marks leaving around the add (see above). Anyone who
+// observes the count reads the atomic, so sees it move at the linearization
+// point. While a holder's share is positive the count is at least that share,
+// so Retain cannot revive a freed buffer, and
 // of two holders dropping the last two references at the same instant exactly
 // one add reaches zero: that goroutine frees, once, after unlocking and before
 // its Unregister returns. RegisterBuffer locks the shards of all its holders in

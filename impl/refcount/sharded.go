@@ -19,14 +19,16 @@ const DefaultShards = 16
 const maxShards = 1 << 12
 
 // Sharded is the seed's registry: pointers are spread over a power-of-two number
-// of shards by a mixing hash, each shard a mutex and a map from pointer to
-// entry. A shared buffer is one record with an atomic count; its holders (the
-// real pointer and every alias) usually live in different shards.
+// of shards by a mixing hash, each shard a mutex and an open-addressing table
+// from pointer to entry (see readIndex). A shared buffer is one record with an
+// atomic count; its holders (the real pointer and every alias) usually live in
+// different shards.
 //
 // Every method is safe for concurrent use and linearizable; see the package
-// documentation for the argument. Register, Retain, Unregister, IsRegistered and
-// Refs lock one shard; RegisterBuffer locks the shards of its holders, in
-// index order; Stats, Live and Close lock every shard.
+// documentation for the argument. IsRegistered takes no lock and is wait-free.
+// Register, Retain, Unregister and Refs lock one shard; RegisterBuffer locks
+// the shards of its holders, in index order; Stats, Live and Close lock every
+// shard.
 type Sharded struct {
 	shards []shard
 	mask   uint64
@@ -50,24 +52,16 @@ type shard struct {
 
 type shardData struct {
 	mu sync.Mutex
-	m  map[spec.Addr]entry
+	// index is the shard's table of entries, which IsRegistered probes
+	// without the lock; nil means nothing is present. Writers replace or
+	// change it only under mu (see readIndex).
+	index atomic.Pointer[readIndex]
 	// This shard's contributions to Stats. A buffer is counted in the shard of
 	// its real pointer when registered and uncounted in the shard of whichever
 	// holder drops its last reference, so one shard's figure may be negative;
 	// the sum over all shards, taken under every lock, is exact.
 	pointers, buffers int
 	bytes             int64
-}
-
-// entry is what a shard knows of one pointer. For an owned pointer rec is nil
-// and share is the registration's whole count. For a buffer holder rec is the
-// shared record and share the references this pointer holds; the buffer's
-// whole count is rec.total.
-type entry struct {
-	rec   *buffer
-	share int64
-	bytes int64     // owned pointers only
-	kind  spec.Kind // owned pointers only
 }
 
 // buffer is a shared buffer's record. total is the sum of its holders' shares.
@@ -80,6 +74,10 @@ type buffer struct {
 	bytes int64
 	kind  spec.Kind
 	total atomic.Int64
+	// visible is every holder's presence in the read indexes: RegisterBuffer
+	// sets it once, after all holders are indexed, while all their shards are
+	// locked, so lock-free readers see the whole buffer appear at one instant.
+	visible atomic.Bool
 }
 
 // NewSharded returns an empty registry of DefaultShards shards that releases
@@ -94,11 +92,7 @@ func NewShardedN(f spec.Freer, n int) *Sharded {
 	if f == nil {
 		f = spec.FreerFunc(func(spec.Addr, int64, spec.Kind) {})
 	}
-	s := &Sharded{shards: make([]shard, n), mask: uint64(n - 1), freer: f}
-	for i := range s.shards {
-		s.shards[i].m = map[spec.Addr]entry{}
-	}
-	return s
+	return &Sharded{shards: make([]shard, n), mask: uint64(n - 1), freer: f}
 }
 
 // Shards is the number of shards.
@@ -135,11 +129,11 @@ func (s *Sharded) Register(p spec.Addr, bytes int64, kind spec.Kind) error {
 		sh.pointers++
 		sh.bytes += bytes
 	}
-	if _, ok := sh.m[p]; ok {
+	if sh.get(p) != nil {
 		sh.mu.Unlock()
 		return alreadyRegistered(p)
 	}
-	sh.m[p] = entry{share: 1, bytes: bytes, kind: kind}
+	sh.claim(p).own(bytes, kind)
 	if !bugs.On(BugStatsOutOfStep) {
 		sh.pointers++
 		sh.bytes += bytes
@@ -167,17 +161,16 @@ func (s *Sharded) Retain(p spec.Addr) error {
 	if s.closed.Load() && !bugs.On(BugRetainAfterClose) {
 		return spec.ErrClosed
 	}
-	e, ok := sh.m[p]
-	if !ok {
+	e := sh.get(p)
+	if e == nil {
 		return notRegistered(p)
 	}
-	if e.rec != nil {
+	if rec := e.rec.Load(); rec != nil && e.state.Load()&stateTagMask == stateHolder {
 		// p's share keeps the total at 1 or more while the shard is locked, so
 		// this cannot revive a freed buffer.
-		e.rec.total.Add(1)
+		rec.total.Add(1)
 	}
 	e.share++
-	sh.m[p] = e
 	return nil
 }
 
@@ -196,42 +189,51 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 		sh.mu.Unlock()
 		return spec.ErrClosed
 	}
-	e, ok := sh.m[p]
-	if !ok {
+	e, at := sh.getAt(p)
+	if e == nil {
 		sh.mu.Unlock()
 		return notRegistered(p)
 	}
 	e.share--
-	if e.rec == nil {
+	if e.state.Load()&stateTagMask == stateOwned {
 		if e.share > 0 {
-			sh.m[p] = e
 			sh.mu.Unlock()
 			return nil
 		}
-		delete(sh.m, p)
+		e.setState(stateAbsent) // the slot may be reused once unlocked
+		bytes, kind := e.bytes, e.kind
 		sh.pointers--
-		sh.bytes -= e.bytes
+		sh.bytes -= bytes
 		sh.mu.Unlock()
 		if bugs.On(BugRacyCounter) {
 			v := s.racyPointers.Load()
 			runtime.Gosched()
 			s.racyPointers.Store(v - 1)
 		}
-		s.freer.Free(p, e.bytes, e.kind)
+		s.freer.Free(p, bytes, kind)
 		return nil
 	}
-	rec := e.rec
-	if e.share > 0 {
-		sh.m[p] = e
-	} else {
-		delete(sh.m, p)
+	rec, share := e.rec.Load(), e.share
+	// p's last share goes at the add below, but a lock-free reader cannot see
+	// the add and the state change as one step: while the state is leaving, a
+	// reader that meets p asks under the lock. A total of 1 is p's own share:
+	// no other holder is left to observe the count, so p can just go absent.
+	leaving := share == 0 && rec.total.Load() > 1
+	switch {
+	case leaving:
+		e.setState(stateLeaving)
+	case share == 0:
+		e.setState(stateAbsent)
 	}
 	if bugs.On(BugLateTotal) {
 		// The total drops after the shard is unlocked, "to shorten the
 		// critical section": p's share and the total no longer move together.
+		if leaving {
+			e.setState(stateAbsent)
+		}
 		sh.mu.Unlock()
 		runtime.Gosched()
-		if s.dropTotal(rec, e.share) {
+		if s.dropTotal(rec, share) {
 			sh.mu.Lock()
 			sh.buffers--
 			sh.bytes -= rec.bytes
@@ -240,7 +242,10 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 		}
 		return nil
 	}
-	last := s.dropTotal(rec, e.share)
+	last := s.dropTotal(rec, share)
+	if leaving {
+		sh.index.Load().release(at)
+	}
 	if last {
 		sh.buffers--
 		sh.bytes -= rec.bytes
@@ -274,14 +279,24 @@ func (s *Sharded) dropTotal(rec *buffer, ownShare int64) bool {
 	return rec.total.Add(-1) == 0
 }
 
-// IsRegistered reports whether p holds a reference.
+// IsRegistered reports whether p holds a reference. It probes the shard's
+// table without locking, then checks closed, so an answer of true was true at
+// the probe and the registry was still open after it. Only if it meets p as a
+// buffer holder in the middle of dropping its last share does it take the
+// shard lock, which that drop holds until it is over.
 func (s *Sharded) IsRegistered(p spec.Addr) bool {
 	sh := s.shardFor(p)
-	sh.mu.Lock()
-	_, ok := sh.m[p]
-	ok = ok && !s.closed.Load()
-	sh.mu.Unlock()
-	return ok
+	ix := sh.index.Load()
+	if ix == nil {
+		return false
+	}
+	ok, sure := ix.lookup(p)
+	if !sure {
+		sh.mu.Lock()
+		ok = sh.get(p) != nil
+		sh.mu.Unlock()
+	}
+	return ok && !s.closed.Load()
 }
 
 // Refs returns the whole count of the registration p belongs to, 0 if none.
@@ -289,12 +304,12 @@ func (s *Sharded) Refs(p spec.Addr) int64 {
 	sh := s.shardFor(p)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e, ok := sh.m[p]
+	e := sh.get(p)
 	switch {
-	case !ok || s.closed.Load():
+	case e == nil || s.closed.Load():
 		return 0
-	case e.rec != nil:
-		return e.rec.total.Load()
+	case e.state.Load()&stateTagMask == stateHolder:
+		return e.rec.Load().total.Load()
 	}
 	return e.share
 }

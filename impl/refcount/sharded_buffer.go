@@ -1,6 +1,7 @@
 package refcount
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/memverify/memverify/internal/bugs"
@@ -20,13 +21,28 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 	}
 	var hbuf [16]share // small lists stay on the stack
 	holders := shares(hbuf[:0], real, aliases)
+	// Allocated before locking, to keep the critical section short; dropped
+	// if the registration fails.
+	rec := &buffer{real: real, bytes: bytes, kind: kind}
 	var ibuf [16]int
 	idx := ibuf[:0]
-	for _, h := range holders {
-		idx = append(idx, s.ShardOf(h.p))
+	if len(s.shards) <= 64 {
+		// A set of shard indexes in one word comes out sorted and without
+		// repeats, with no sort.
+		var set uint64
+		for _, h := range holders {
+			set |= 1 << uint(s.ShardOf(h.p))
+		}
+		for ; set != 0; set &= set - 1 {
+			idx = append(idx, bits.TrailingZeros64(set))
+		}
+	} else {
+		for _, h := range holders {
+			idx = append(idx, s.ShardOf(h.p))
+		}
+		slices.Sort(idx)
+		idx = slices.Compact(idx)
 	}
-	slices.Sort(idx)
-	idx = slices.Compact(idx)
 	for _, i := range idx {
 		s.shards[i].mu.Lock()
 	}
@@ -38,20 +54,21 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 	if s.closed.Load() {
 		return 0, spec.ErrClosed
 	}
-	rec := &buffer{real: real, bytes: bytes, kind: kind}
 	rec.total.Store(int64(len(aliases) + 1))
 	if bugs.On(BugBufferNotAtomic) {
-		// Holders go in one by one; a conflict half way leaves the first ones.
+		// Holders go in one by one, each visible at once; a conflict half way
+		// leaves the first ones.
+		rec.visible.Store(true)
 		for _, h := range holders {
 			sh := s.shardFor(h.p)
-			if _, ok := sh.m[h.p]; ok {
+			if sh.get(h.p) != nil {
 				return 0, alreadyRegistered(h.p)
 			}
-			sh.m[h.p] = entry{rec: rec, share: h.n}
+			sh.claim(h.p).hold(rec, h.n)
 		}
 	} else {
 		for _, h := range holders {
-			if _, ok := s.shardFor(h.p).m[h.p]; ok {
+			if s.shardFor(h.p).get(h.p) != nil {
 				return 0, alreadyRegistered(h.p)
 			}
 		}
@@ -62,8 +79,17 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 		if bugs.On(BugAliasSet) {
 			n = 1 // a set of aliases: a repeated listing is counted but not stored
 		}
-		s.shardFor(h.p).m[h.p] = entry{rec: rec, share: n}
+		sh := s.shardFor(h.p)
+		var sl *indexSlot
+		if bugs.On(BugBufferNotAtomic) {
+			sl = sh.get(h.p) // the loop above made it a holder already
+		} else {
+			sl = sh.claim(h.p) // checked above: p holds no share
+		}
+		sl.hold(rec, n)
 	}
+	// The linearization point for lock-free readers: every holder appears now.
+	rec.visible.Store(true)
 	home := s.shardFor(real)
 	home.buffers++
 	home.bytes += bytes
@@ -119,16 +145,25 @@ func (s *Sharded) liveLocked() []spec.Registration {
 	out := []spec.Registration{}
 	bufs := map[*buffer]int{} // record → index in out
 	for i := range s.shards {
-		for p, e := range s.shards[i].m {
-			if e.rec == nil {
+		ix := s.shards[i].index.Load()
+		if ix == nil {
+			continue
+		}
+		for k := range ix.slots {
+			e := &ix.slots[k]
+			p := spec.Addr(e.key.Load())
+			switch {
+			case !e.present():
+				continue
+			case e.state.Load()&stateTagMask == stateOwned:
 				out = append(out, spec.Registration{Real: p, Bytes: e.bytes, Kind: e.kind, Refs: e.share, Holders: []spec.Addr{p}})
 				continue
 			}
-			j, ok := bufs[e.rec]
+			r := e.rec.Load()
+			j, ok := bufs[r]
 			if !ok {
 				j = len(out)
-				bufs[e.rec] = j
-				r := e.rec
+				bufs[r] = j
 				out = append(out, spec.Registration{Real: r.real, Bytes: r.bytes, Kind: r.kind, Refs: r.total.Load(), Buffer: r.id})
 			}
 			out[j].Holders = append(out[j].Holders, p)
@@ -156,7 +191,7 @@ func (s *Sharded) Close() ([]spec.Registration, error) {
 	s.closed.Store(true)
 	for i := range s.shards {
 		sh := &s.shards[i]
-		sh.m = map[spec.Addr]entry{}
+		sh.index.Store(nil) // after closed: a reader that still finds p sees closed
 		sh.pointers, sh.buffers, sh.bytes = 0, 0, 0
 	}
 	s.unlockAll()
