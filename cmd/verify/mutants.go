@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,13 +27,17 @@ const childTimeout = 3 * time.Minute
 
 // MutantResult is the outcome of running one seeded bug against the properties.
 type MutantResult struct {
-	Bug      bugs.Bug      `json:"bug"`
-	Killed   bool          `json:"killed"`
-	By       string        `json:"by,omitempty"` // the property that failed first
-	Expected bool          `json:"expected"`     // By is the catalogue's Killer
+	Bug    bugs.Bug `json:"bug"`
+	Killed bool     `json:"killed"`
+	By     string   `json:"by,omitempty"` // the property that failed first
+	// KilledBy lists every property that failed on the bug (each suite of the
+	// bug's domain and implementation is run, under the seeds in turn, until
+	// it fails): the row of the property × bug kill matrix.
+	KilledBy []string      `json:"killed_by,omitempty"`
+	Expected bool          `json:"expected"` // By is the catalogue's Killer
 	Seed     uint64        `json:"seed,omitempty"`
 	Checks   int           `json:"checks"`
-	Duration time.Duration `json:"duration_ns"`
+	Duration time.Duration `json:"duration_ns"`     // to the first kill (or the whole run, if none)
 	Trace    string        `json:"trace,omitempty"` // the shrunk counterexample
 	Repro    string        `json:"repro,omitempty"`
 	Error    string        `json:"error,omitempty"` // the child could not run, or timed out
@@ -72,6 +77,10 @@ type campaign struct {
 	Seeds    []uint64       `json:"seeds"`
 	Baseline []SuiteResult  `json:"baseline"`
 	Mutants  []MutantResult `json:"mutants"`
+	// Silent lists the properties (domain/property) of the campaign's domains
+	// that killed no bug: a property that was never seen to fail proves
+	// nothing, so the campaign fails while this is not empty.
+	Silent []string `json:"silent,omitempty"`
 }
 
 // runMutants builds the mutant binary once, checks that the unmutated build
@@ -145,7 +154,33 @@ func runMutants(o options) (campaign, error) {
 	}
 	wg.Wait()
 	c.Mutants = results
+	c.Silent = silentProperties(selected, results)
 	return c, nil
+}
+
+// silentProperties lists the properties of the bugs' domains that killed none
+// of them. A domain or implementation filter narrows what can kill, so it
+// reports only for properties that ran against some selected bug.
+func silentProperties(selected []bugs.Bug, results []MutantResult) []string {
+	ran, killed := map[string]bool{}, map[string]bool{}
+	for _, b := range selected {
+		for _, s := range catalog.Select(b.Domain, "", b.Impl) {
+			ran[s.Domain+"/"+s.Property] = true
+		}
+	}
+	for _, r := range results {
+		for _, p := range r.KilledBy {
+			killed[r.Bug.Domain+"/"+p] = true
+		}
+	}
+	var out []string
+	for p := range ran {
+		if !killed[p] {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func join(set map[string]bool) string {
@@ -236,6 +271,10 @@ func printCampaignSummary(c campaign) int {
 		fmt.Printf("\nsurvived: %s (%s) — %s\n  expected killer: %s\n  reproduce: MEMVERIFY_BUG=%s go test -tags mutants ./props -run '^TestSuites$/^%s$'\n",
 			r.Bug.ID, r.Bug.Impl, r.Bug.Summary, r.Bug.Killer, r.Bug.ID, r.Bug.Domain)
 	}
+	for _, p := range c.Silent {
+		code = 1
+		fmt.Printf("\nproperty %s killed no seeded bug: it has never been seen to fail\n", p)
+	}
 	fmt.Printf("\nkilled %d of %d\n", killed, len(c.Mutants))
 	return code
 }
@@ -291,21 +330,31 @@ func mutantChild(o options) int {
 	res := MutantResult{Bug: b}
 	start := time.Now()
 	defer func() {
-		res.Duration = time.Since(start)
+		if !res.Killed {
+			res.Duration = time.Since(start)
+		}
 		enc.Encode(childReport{Mutant: &res})
 	}()
 	for _, s := range suites {
 		for _, seed := range seeds {
 			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
 			r := runSuite(s)
-			res.Checks += r.Checks
+			if !res.Killed {
+				res.Checks += r.Checks
+			}
 			if r.Outcome != string(runner.Failed) {
 				continue
 			}
-			res.Killed, res.By, res.Expected, res.Seed = true, s.Property, s.Property == b.Killer, seed
-			res.Trace = r.Output
-			res.Repro = fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants -rapid.seed=%d", b.ID, s.GoTest(), seed)
-			return 0
+			if !slices.Contains(res.KilledBy, s.Property) {
+				res.KilledBy = append(res.KilledBy, s.Property)
+			}
+			if !res.Killed {
+				res.Killed, res.By, res.Expected, res.Seed = true, s.Property, s.Property == b.Killer, seed
+				res.Duration = time.Since(start)
+				res.Trace = r.Output
+				res.Repro = fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants -rapid.seed=%d", b.ID, s.GoTest(), seed)
+			}
+			break // this property has killed the bug; on to the next
 		}
 	}
 	return 0

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -130,32 +131,50 @@ func (r *Report) campaignMarkdown(b *strings.Builder) {
 	}
 }
 
-// killMatrix is the property × bug table: which property killed which bug.
+// killMatrix is the property × bug table, one per domain: ✔ where the
+// property failed on the bug, "✔ first" for the property that failed first
+// (the catalogue's expected killer is tried first).
 func killMatrix(c *campaign) string {
-	props := map[string]bool{}
+	var b strings.Builder
+	var domains []string
 	for _, m := range c.Mutants {
-		if m.Killed {
-			props[m.By] = true
+		if !slices.Contains(domains, m.Bug.Domain) {
+			domains = append(domains, m.Bug.Domain)
 		}
 	}
-	if len(props) == 0 {
-		return ""
-	}
-	names := make([]string, 0, len(props))
-	for p := range props {
-		names = append(names, p)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n### Kill matrix\n\n| bug | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(names)))
-	for _, m := range c.Mutants {
-		row := make([]string, len(names))
-		for i, p := range names {
-			if m.Killed && m.By == p {
-				row[i] = "✔"
+	sort.Strings(domains)
+	for _, d := range domains {
+		var names []string
+		for _, m := range c.Mutants {
+			for _, p := range m.KilledBy {
+				if m.Bug.Domain == d && !slices.Contains(names, p) {
+					names = append(names, p)
+				}
 			}
 		}
-		fmt.Fprintf(&b, "| `%s` | %s |\n", m.Bug.ID, strings.Join(row, " | "))
+		if len(names) == 0 {
+			continue
+		}
+		sort.Strings(names)
+		fmt.Fprintf(&b, "\n### Kill matrix: %s\n\n| bug | %s |\n|---|%s\n", d, strings.Join(names, " | "), strings.Repeat("---|", len(names)))
+		for _, m := range c.Mutants {
+			if m.Bug.Domain != d {
+				continue
+			}
+			row := make([]string, len(names))
+			for i, p := range names {
+				switch {
+				case m.Killed && m.By == p:
+					row[i] = "✔ first"
+				case slices.Contains(m.KilledBy, p):
+					row[i] = "✔"
+				}
+			}
+			fmt.Fprintf(&b, "| `%s` | %s |\n", m.Bug.ID, strings.Join(row, " | "))
+		}
+	}
+	for _, p := range c.Silent {
+		fmt.Fprintf(&b, "\n**Property %s killed no seeded bug**: it has never been seen to fail.\n", p)
 	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,21 +22,41 @@ func TestParseSeedsRefusesNonPositive(t *testing.T) {
 
 func TestReportShowsKillsSurvivorsAndRepro(t *testing.T) {
 	killed := MutantResult{Bug: bugs.Bug{ID: "d/a", Domain: "d", Impl: "X", Summary: "first", Killer: "P"},
-		Killed: true, By: "P", Expected: true, Seed: 2, Checks: 7, Duration: time.Second,
+		Killed: true, By: "P", KilledBy: []string{"P", "R"}, Expected: true, Seed: 2, Checks: 7, Duration: time.Second,
 		Trace: "   1  Op() -> ok", Repro: "MEMVERIFY_BUG=d/a go test ..."}
 	survived := MutantResult{Bug: bugs.Bug{ID: "d/b", Domain: "d", Impl: "X", Summary: "second", Killer: "Q"}}
 	r := newReport()
 	r.Suites = []SuiteResult{{Name: "d/P/impl=X", Domain: "d", Property: "P", Impl: "X", Outcome: "FAIL",
 		Output: "boom", Repro: "go run ./cmd/verify run -domain d"}}
-	r.Campaign = &campaign{Seeds: []uint64{1, 2}, Mutants: []MutantResult{killed, survived}}
+	r.Campaign = &campaign{Seeds: []uint64{1, 2}, Mutants: []MutantResult{killed, survived}, Silent: []string{"d/Q"}}
 	md := r.markdown()
-	for _, want := range []string{"**killed 1 of 2.**", "| `d/b` | X | second | **survived**", "### Kill matrix",
-		"| `d/a` | ✔ |", "Reproduce: `MEMVERIFY_BUG=d/a go test ...`", "### FAIL d/P/impl=X", "Reproduce: `go run ./cmd/verify run -domain d`"} {
+	for _, want := range []string{"**killed 1 of 2.**", "| `d/b` | X | second | **survived**", "### Kill matrix: d",
+		"| `d/a` | ✔ first | ✔ |", "**Property d/Q killed no seeded bug**", "Reproduce: `MEMVERIFY_BUG=d/a go test ...`", "### FAIL d/P/impl=X", "Reproduce: `go run ./cmd/verify run -domain d`"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
 	}
 	if code := printCampaignSummary(*r.Campaign); code == 0 {
 		t.Errorf("a surviving bug must fail the campaign")
+	}
+}
+
+func TestSilentPropertiesAreThoseThatKilledNothing(t *testing.T) {
+	var selected []bugs.Bug
+	for _, b := range bugs.Catalogue() {
+		if b.Domain == "refcount" && b.Impl == "Sharded" {
+			selected = append(selected, b)
+		}
+	}
+	if len(selected) == 0 {
+		t.Fatal("no refcount bugs in the catalogue")
+	}
+	results := []MutantResult{{Bug: selected[0], Killed: true, By: "StateMachine", KilledBy: []string{"StateMachine", "ShardSpread"}}}
+	silent := silentProperties(selected, results)
+	if slices.Contains(silent, "refcount/StateMachine") || slices.Contains(silent, "refcount/ShardSpread") {
+		t.Errorf("a property that killed a bug is reported silent: %v", silent)
+	}
+	if !slices.Contains(silent, "refcount/Linearizable") {
+		t.Errorf("Linearizable killed nothing here but is not reported: %v", silent)
 	}
 }
