@@ -25,6 +25,24 @@ func checkPresence(t *testing.T, s *Sharded, ps []spec.Addr) {
 	}
 }
 
+// registerAndRelease registers p as an owned pointer and releases it,
+// checking IsRegistered after each step.
+func registerAndRelease(t *testing.T, s *Sharded, p spec.Addr, bytes int64) {
+	t.Helper()
+	if err := s.Register(p, bytes, spec.ArrayNew); err != nil {
+		t.Fatal(err)
+	}
+	if !s.IsRegistered(p) {
+		t.Fatalf("%#x not registered after Register", uint64(p))
+	}
+	if err := s.Unregister(p); err != nil {
+		t.Fatal(err)
+	}
+	if s.IsRegistered(p) {
+		t.Fatalf("%#x registered after its last Unregister", uint64(p))
+	}
+}
+
 func addrs(n int, base, stride uint64) []spec.Addr {
 	out := make([]spec.Addr, n)
 	for i := range out {
@@ -104,18 +122,7 @@ func TestReadIndexReinsert(t *testing.T) {
 	ps := addrs(5, 0x2000, 64)
 	for range 100 {
 		for _, p := range ps {
-			if err := s.Register(p, 64, spec.ArrayNew); err != nil {
-				t.Fatal(err)
-			}
-			if !s.IsRegistered(p) {
-				t.Fatalf("%#x not registered after Register", uint64(p))
-			}
-			if err := s.Unregister(p); err != nil {
-				t.Fatal(err)
-			}
-			if s.IsRegistered(p) {
-				t.Fatalf("%#x registered after its last Unregister", uint64(p))
-			}
+			registerAndRelease(t, s, p, 64)
 		}
 	}
 	if ix := indexOf(s, ps[0]); ix.used > len(ps) || len(ix.slots) != indexMinSlots {
@@ -218,18 +225,7 @@ func TestReadIndexBufferAndEdges(t *testing.T) {
 	}
 
 	for _, p := range []spec.Addr{1, math.MaxUint64} {
-		if err := s.Register(p, 1, spec.ScalarNew); err != nil {
-			t.Fatal(err)
-		}
-		if !s.IsRegistered(p) {
-			t.Fatalf("%#x not registered", uint64(p))
-		}
-		if err := s.Unregister(p); err != nil {
-			t.Fatal(err)
-		}
-		if s.IsRegistered(p) {
-			t.Fatalf("%#x still registered", uint64(p))
-		}
+		registerAndRelease(t, s, p, 1)
 	}
 	if s.IsRegistered(0) {
 		t.Fatal("null registered")
