@@ -33,6 +33,9 @@ var scPoolImpls = []struct {
 	{"Sharded", func(d spec.Device, c spec.Config) (spec.Pool, error) {
 		return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 3, Capacity: 2, Spread: true})
 	}},
+	{"Sharded/pinned", func(d spec.Device, c spec.Config) (spec.Pool, error) {
+		return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 3, Capacity: 2})
+	}},
 	{"LockFree", func(d spec.Device, c spec.Config) (spec.Pool, error) { return impl.NewLockFree(d, c) }},
 }
 

@@ -16,11 +16,12 @@ const (
 	BugOOMNoRetry         bugs.ID = "sizeclass/oom-no-retry"
 	BugLargeTooSmall      bugs.ID = "sizeclass/large-too-small"
 	BugFailedAllocCounted bugs.ID = "sizeclass/failed-alloc-counted"
-	BugFlushDuplicates    bugs.ID = "sizeclass/flush-duplicates"
+	BugClaimByStore       bugs.ID = "sizeclass/claim-by-store"
 	BugMallocBeforeSteal  bugs.ID = "sizeclass/malloc-before-steal"
 	BugABAHead            bugs.ID = "sizeclass/aba-head"
 	BugDoubleFreeRace     bugs.ID = "sizeclass/double-free-race"
 	BugTrimStaleTable     bugs.ID = "sizeclass/trim-stale-table"
+	BugPrivateByStore     bugs.ID = "sizeclass/private-by-store"
 	BugStreamEarlyReuse   bugs.ID = "sizeclass/stream-early-reuse"
 	BugDeferredRepeat     bugs.ID = "sizeclass/deferred-repeat"
 	BugDeferredNoDrain    bugs.ID = "sizeclass/deferred-owner-no-drain"
@@ -40,8 +41,8 @@ func init() {
 			Summary: "the large first-fit compares the block size with the request in alignment units, so a cached block that is too small serves a large request"},
 		bugs.Bug{ID: BugFailedAllocCounted, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
 			Summary: "a miss is counted before the device malloc, so an Alloc that fails still changes Stats"},
-		bugs.Bug{ID: BugFlushDuplicates, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
-			Summary: "a full shard cache is copied to the central list without being emptied, so its blocks are listed twice (handed out twice, trimmed twice)"},
+		bugs.Bug{ID: BugClaimByStore, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
+			Summary: "a block popped from the P's own cache is taken with a store, as if that cache were the only place listing it; an entry left stale by Trim or a steal then hands out a released or in-use block"},
 		bugs.Bug{ID: BugMallocBeforeSteal, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
 			Summary: "a miss in the local shard and the central list goes to the device without taking a cached block from another shard"},
 		bugs.Bug{ID: BugABAHead, Domain: "sizeclass", Impl: "LockFree", Killer: "Exclusive",
@@ -50,6 +51,8 @@ func init() {
 			Summary: "Free checks in-use with a load and clears it with a store, so two racing frees of one block both succeed; the seam yields between them"},
 		bugs.Bug{ID: BugTrimStaleTable, Domain: "sizeclass", Impl: "LockFree", Killer: "StateMachine",
 			Summary: "Trim frees a block without removing it from the block table, so a later free of that address is taken for a double free"},
+		bugs.Bug{ID: BugPrivateByStore, Domain: "sizeclass", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "Alloc takes the block in its P's private slot with a store instead of a compare-and-swap, trusting the slot; a slot left stale by Trim or a steal hands out a released or in-use block"},
 		bugs.Bug{ID: BugStreamEarlyReuse, Domain: "sizeclass", Impl: "Streams", Killer: "StreamOrdered",
 			Summary: "a block freed on one stream is handed to another stream before the first is synchronised (no ordering fence, as in the seed's StreamOrderedAllocator)"},
 		bugs.Bug{ID: BugDeferredRepeat, Domain: "sizeclass", Impl: "Deferred", Killer: "DeferredStateMachine",

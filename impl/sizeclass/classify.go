@@ -2,6 +2,7 @@ package sizeclass
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	spec "github.com/memverify/memverify/model/sizeclass"
@@ -12,6 +13,9 @@ type classes struct {
 	cfg   spec.Config
 	sizes []int64
 	large int // index of the large "class" in per-class arrays: len(sizes)
+	// start[k] is the first class whose size exceeds 2^(k-1): where the
+	// search for a request n with bits.Len64(n-1) == k begins.
+	start [65]int32
 }
 
 func newClasses(cfg spec.Config) (classes, error) {
@@ -19,7 +23,30 @@ func newClasses(cfg spec.Config) (classes, error) {
 		return classes{}, err
 	}
 	cfg.Classes = slices.Clone(cfg.Classes)
-	return classes{cfg: cfg, sizes: cfg.Classes, large: len(cfg.Classes)}, nil
+	c := classes{cfg: cfg, sizes: cfg.Classes, large: len(cfg.Classes)}
+	for k := range c.start {
+		i := 0
+		for i < len(c.sizes) && k > 0 && uint64(c.sizes[i]) <= 1<<(k-1) {
+			i++
+		}
+		c.start[k] = int32(i)
+	}
+	return c, nil
+}
+
+// small returns the class of a request of n bytes, or -1 when n is not
+// between 1 and the largest class (the caller then takes the general path).
+// The first class at least n is also the first at least n rounded up, since
+// class sizes are multiples of the alignment; so no rounding is needed.
+func (c *classes) small(n int64) int {
+	if n <= 0 || len(c.sizes) == 0 || n > c.sizes[len(c.sizes)-1] {
+		return -1
+	}
+	i := int(c.start[bits.Len64(uint64(n-1))])
+	for c.sizes[i] < n {
+		i++
+	}
+	return i
 }
 
 // classify rounds n (> 0) and returns the block size to hand out and its

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/puzpuzpuz/xsync/v4"
-
 	spec "github.com/memverify/memverify/model/sizeclass"
 )
 
@@ -17,28 +15,25 @@ import (
 //
 // use is the in-use state and the requested size in one word, so a pair of
 // calls changes one atomic per call: 0 is free, n > 0 is in use for a
-// request of n bytes, -1 is being returned to the device. A block goes from
-// free to in use only through whoever took it out of a cache (or, for large
-// blocks, under core.slow), and from in use to free only by a
-// compare-and-swap in Free, so of two racing frees exactly one wins.
+// request of n bytes, useReleased is being returned to the device, and
+// LockFree's usePrivate is free in a P's private slot. A block goes from
+// free to in use only through whoever took it off a stack (LockFree), by a
+// compare-and-swap claim (Sharded's cache entries, LockFree's private slots:
+// that claim is what makes those entries mere hints), or, for large blocks,
+// under core.slow; and from in use to free only by a compare-and-swap in
+// Free, so of two racing frees exactly one wins.
 type block struct {
 	addr   spec.Addr
 	size   int64
 	class  int // -1 for a large block
 	idx    uint32
+	next   atomic.Uint32 // LockFree: slot of the next block in its stack
 	use    atomic.Int64
 	frozen atomic.Bool
-	hits   atomic.Int64  // times handed out from a cache; written by the claimer only
-	next   atomic.Uint32 // LockFree: slot of the next block in its stack
-	// home is Sharded's shard of the last Alloc that took the block from a
-	// cache (nil until then). It is written before use is stored and read
-	// by Free only after its compare-and-swap on use succeeded, so the
-	// atomic on use orders the two.
-	home *shard
 	// Pad to 128 bytes (an allocation size class, so blocks are 128-byte
 	// aligned): blocks used by different goroutines must not share a cache
 	// line, or their use words would bounce between cores.
-	_ [128 - 72]byte
+	_ [128 - 44]byte
 }
 
 const useReleased = -1
@@ -50,13 +45,17 @@ func (b *block) describe(cached int) spec.Block {
 }
 
 // free moves b from in use to free; false if it was not in use.
-func (b *block) free() bool {
+func (b *block) free() bool { return b.freeTo(0) }
+
+// freeTo moves b from in use to the free state to (0, or LockFree's
+// usePrivate); false if it was not in use.
+func (b *block) freeTo(to int64) bool {
 	for {
 		u := b.use.Load()
 		if u <= 0 {
 			return false
 		}
-		if b.use.CompareAndSwap(u, 0) {
+		if b.use.CompareAndSwap(u, to) {
 			return true
 		}
 	}
@@ -67,21 +66,30 @@ func (b *block) free() bool {
 // and Trim, Stats and Close. slow serialises device calls and every change
 // to the set of blocks; the per-class caches are the implementations' own.
 type core struct {
-	dev     spec.Device
-	cls     classes
-	table   *xsync.Map[spec.Addr, *block]
-	pinned  atomic.Bool
-	closed  atomic.Bool
-	slow    sync.Mutex
-	large   []*block // under slow, insertion order
-	misses  atomic.Int64
-	retired atomic.Int64 // hits of blocks no longer held
-	fails   atomic.Int64
+	// Read on every call; written rarely.
+	dev    spec.Device
+	cls    classes
+	table  blockTable
+	pinned atomic.Bool
+	closed atomic.Bool
+	// Written by the slow paths (a large request, a miss). The padding
+	// keeps these words off the cache lines of the fields above, which
+	// every fast-path call on every P reads: a lock or a counter written
+	// next to them would make those lines bounce between cores.
+	_      [128]byte
+	slow   sync.Mutex
+	large  []*block // under slow, insertion order
+	misses atomic.Int64
+	hits   atomic.Int64 // hits counted off the fast path (large blocks, steals)
+	fails  atomic.Int64
 	// onNew and onDrop, when set, are called under slow as a block is
 	// created (before the device call; an error refuses the allocation) and
-	// as it is dropped (also when the device call failed).
+	// as it is dropped (also when the device call failed); onAdd is called
+	// under slow once a new block is in the table.
 	onNew  func(*block) error
 	onDrop func(*block)
+	onAdd  func(*block)
+	_      [128]byte // and off the lines of the embedding pool's fields
 }
 
 // init readies an empty core over dev (ErrInvalidConfig for a bad cfg).
@@ -90,7 +98,7 @@ func (c *core) init(dev spec.Device, cfg spec.Config) error {
 	if err != nil {
 		return err
 	}
-	c.dev, c.cls, c.table = dev, cls, xsync.NewMap[spec.Addr, *block]()
+	c.dev, c.cls = dev, cls
 	return nil
 }
 
@@ -110,16 +118,19 @@ func (c *core) check(n int64) (size int64, class int, done bool, err error) {
 	return size, class, err != nil, err
 }
 
-// handOut gives b, already claimed by the caller, to a request of n bytes;
-// hit counts it on the block (callers that count hits themselves pass false).
-func (c *core) handOut(b *block, n int64, hit bool) spec.Addr {
+// handOut gives b, taken out of every cache by the caller, to a request of
+// n bytes.
+func (c *core) handOut(b *block, n int64) spec.Addr {
+	b.use.Store(n)
+	return c.freeze(b)
+}
+
+// freeze marks b, just handed out, frozen if pin mode is on; it returns b's
+// address. The loads keep the common case free of stores.
+func (c *core) freeze(b *block) spec.Addr {
 	if c.pinned.Load() && !b.frozen.Load() {
 		b.frozen.Store(true)
 	}
-	if hit {
-		b.hits.Store(b.hits.Load() + 1) // only the claimer writes
-	}
-	b.use.Store(n)
 	return b.addr
 }
 
@@ -131,8 +142,8 @@ func (c *core) lookup(p spec.Addr) (*block, error) {
 	if p == 0 {
 		return nil, nil
 	}
-	b, ok := c.table.Load(p)
-	if !ok {
+	b := c.table.get(p)
+	if b == nil {
 		return nil, fmt.Errorf("%w: %v", spec.ErrUnknownPointer, p)
 	}
 	return b, nil
@@ -145,7 +156,8 @@ func (c *core) allocLarge(n, size int64, trim func() (int64, error)) (spec.Addr,
 	defer c.slow.Unlock()
 	for _, b := range c.large {
 		if b.size >= size && b.use.Load() == 0 { // Free never sets 0 → n, and we hold slow
-			return c.handOut(b, n, true), nil
+			c.hits.Add(1)
+			return c.handOut(b, n), nil
 		}
 	}
 	return c.mallocLocked(n, size, -1, trim)
@@ -173,12 +185,16 @@ func (c *core) mallocLocked(n, size int64, class int, trim func() (int64, error)
 		return 0, fmt.Errorf("sizeclass: alloc %d bytes: %w", n, err)
 	}
 	b.addr = p
-	c.table.Store(p, b)
+	b.use.Store(n) // before it is published: a Free of p must see it in use
+	c.table.put(b)
+	if c.onAdd != nil {
+		c.onAdd(b)
+	}
 	if class < 0 {
 		c.large = append(c.large, b)
 	}
 	c.misses.Add(1)
-	return c.handOut(b, n, false), nil
+	return c.freeze(b), nil
 }
 
 // trimLarge releases the free, non-frozen large blocks. Called with slow held.
@@ -204,12 +220,11 @@ func (c *core) releaser(keepEntry bool) (func(*block), func() (int64, error)) {
 	release := func(b *block) {
 		released += b.size
 		if !keepEntry {
-			c.table.Delete(b.addr)
+			c.table.remove(b.addr)
 		}
 		if c.onDrop != nil {
 			c.onDrop(b)
 		}
-		c.retired.Add(b.hits.Load())
 		if err := c.dev.Free(b.addr); err != nil {
 			c.fails.Add(1)
 			errs = append(errs, err)
@@ -218,27 +233,23 @@ func (c *core) releaser(keepEntry bool) (func(*block), func() (int64, error)) {
 	return release, func() (int64, error) { return released, errors.Join(errs...) }
 }
 
-// stats sums the blocks in the table.
-func (c *core) stats() spec.Stats {
+// stats sums the blocks in the table; hits is the implementation's count of
+// hits on its fast path.
+func (c *core) stats(hits int64) spec.Stats {
 	if c.closed.Load() {
 		return spec.Stats{}
 	}
 	s := c.cls.newStats()
 	s.Misses, s.FreeFailures = c.misses.Load(), c.fails.Load()
-	s.Hits = c.retired.Load()
-	for _, b := range c.table.All() {
-		s.Hits += b.hits.Load()
-		c.cls.count(&s, b.describe(0))
-	}
+	s.Hits = c.hits.Load() + hits
+	c.table.all(func(b *block) { c.cls.count(&s, b.describe(0)) })
 	return s
 }
 
 // blocks lists the table, with the cache counts the implementation found.
 func (c *core) blocks(cached map[*block]int) []spec.Block {
-	out := make([]spec.Block, 0, c.table.Size())
-	for _, b := range c.table.All() {
-		out = append(out, b.describe(cached[b]))
-	}
+	out := make([]spec.Block, 0, c.table.size())
+	c.table.all(func(b *block) { out = append(out, b.describe(cached[b])) })
 	sortBlocks(out)
 	return out
 }

@@ -6,27 +6,42 @@
 //   - Mutex is the seed's design and the baseline: one lock around a map of
 //     blocks, a LIFO slice per class and a slice of large blocks; device
 //     calls happen under the lock.
-//   - Sharded puts per-shard caches (a bounded LIFO per class) in front of
-//     central per-class lists. A goroutine reaches its P's shard through a
-//     sync.Pool of shard handles, so the shard lock is rarely contended; a
-//     freed block returns to the shard whose Alloc took it. A full shard list
-//     moves its older half to the central list. A miss looks in the central
-//     list and then in every other shard before it asks the device, so the
-//     pool holds no more device memory than the model. Blocks and shards are
-//     padded to 128 bytes so that no two Ps write the same cache line.
-//   - LockFree keeps each class's free blocks on a Treiber stack whose head
-//     packs a slot index with a tag (no ABA), and tracks in-use with a
-//     compare-and-swap on a per-block word (a racing double free is still
-//     caught). Cached Alloc and Free are lock-free; see the type's doc for
-//     the exact guarantee.
+//   - Sharded puts a cache per P (a bounded LIFO per class) in front of
+//     central per-class lists. The fast path pins the goroutine to its P
+//     (procPin, as sync.Pool does) and pops or pushes that P's list with
+//     plain loads and stores: no lock, no shared cache line. A list entry
+//     is a hint: Alloc claims the popped block with a compare-and-swap of
+//     its use word from free to in use, and Free releases it with one from
+//     in use to free, so a cached pair costs two atomic read-modify-writes,
+//     both on the block. Because claims decide, a miss can take a free
+//     block that sits in another P's cache without touching that cache: it
+//     scans the class's blocks (a lock-free index) and claims one, so the
+//     pool never holds more device memory than the model. A full list moves
+//     its older half to the central list after unpinning.
+//   - LockFree keeps each class's free blocks on Treiber stacks, one per P
+//     and class, whose heads pack a slot index with a tag (no ABA), with a
+//     few private slots per P and class in front (a small LIFO, claimed by
+//     compare-and-swap like Sharded's entries). The P id is only a hint
+//     for the stacks; a miss pops the other Ps' stacks, then claims a block
+//     from another P's private slot, before the device. Cached Alloc and
+//     Free are lock-free; see the type's doc for the exact guarantee.
 //
-// Sharded and LockFree share core: a table from address to block whose reads
-// take no lock (xsync.Map), per-block atomic state, and one mutex for the
-// slow path — device calls, large blocks (first fit in insertion order, as
-// the model), Trim and Close. Both check the cache once more under that
-// mutex before a device call. Stats and Blocks walk the table and the caches;
-// they are exact when no call is running. Hits are counted on each block by
-// the goroutine that claimed it, so the fast path touches no shared counter.
+// Sharded and LockFree share core: a table from address to block (open
+// addressing over atomic pointers: Free's lookup takes no lock and writes
+// nothing; blocks are added and dropped under the slow-path mutex), per-block
+// atomic state, and that one mutex for device calls, large blocks (first fit
+// in insertion order, as the model), Trim and Close. Both look in every cache
+// once more under the mutex before a device call. Double frees are detected
+// exactly, racing ones included: of two Frees of a block, one
+// compare-and-swap wins. Fast-path hits are counted per P without atomics,
+// so Stats and Blocks are exact only when no call is running.
+//
+// Per-P data and the race detector: while pinned, no other goroutine runs on
+// the P, but the detector does not see the happens-before that the scheduler
+// gives two goroutines pinned to one P in turn. So a -race build (race_on.go)
+// guards Sharded's caches with a mutex per shard and turns LockFree's private
+// slots off; the rest of the code is the same. Nothing that can block runs
+// while pinned.
 //
 // Companions:
 //

@@ -2,34 +2,108 @@ package sizeclass
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
 )
 
-// LockFree keeps each class's free blocks on a Treiber stack whose head packs
-// a 32-bit slot index with a 32-bit tag that every successful push and pop
-// increments, so a head that was popped and pushed back between a reader's
-// load and its compare-and-swap no longer compares equal (no ABA). Blocks
-// name each other by slot index, not by pointer, so the head fits one word.
-// In-use tracking is a per-block word changed by compare-and-swap, so a
-// double free is detected even when two frees race.
+// LockFree keeps each class's free blocks on Treiber stacks, one per P and
+// class, whose heads pack a 32-bit slot index with a 32-bit tag that every
+// successful push and pop increments, so a head that was popped and pushed
+// back between a reader's load and its compare-and-swap no longer compares
+// equal (no ABA). Blocks name each other by slot index, not by pointer, so
+// the head fits one word. In-use tracking is a per-block word changed by
+// compare-and-swap, so a double free is detected even when two frees race.
 //
-// Progress: Alloc and Free of a class block served from (or returned to) its
-// cache are lock-free: a thread retries only when another thread's push or
-// pop succeeded, and the block table is read without locks. Everything that
-// calls the device — a class miss, every large request, Trim, Close — takes
-// one mutex and is blocking. Stats and Blocks are exact only when no call is
-// running. Close must not race other calls.
+// A call pins its goroutine to its P (procPin) for the few instructions of
+// its fast path and uses that P's stacks, so goroutines on different Ps
+// push and pop different heads and no cache line is written from two Ps.
+// The P id only picks the stacks — any number of callers may use a stack —
+// so Ps beyond the shards made at creation share them.
+//
+// In front of the stacks, each P has private slots per class holding up to
+// privateSlots free blocks (a LIFO), touched with plain loads and stores by
+// the goroutine pinned to that P only (sync.Pool's private slot, for
+// blocks, a few deep). A block in a slot is marked usePrivate and is taken
+// by compare-and-swap from usePrivate to in use, by the slot's owner or by
+// a thief; the loser finds the entry stale and drops it. A Free that finds
+// the slots full pushes on the stack. So a cached pair costs two atomic
+// read-modify-writes on the block (the claim and the free), where the
+// stacks cost four (pop, mark in use, free, push). An Alloc whose own slots
+// and stack are empty pops the class's stacks of the other Ps, then claims
+// a block from another P's private slots, before it asks the device, so the
+// pool never holds more device memory than the model. The private slots
+// are off in a -race build (see race_off.go); the stacks alone then carry
+// the load.
+//
+// Progress: Alloc and Free of a class block served from (or returned to) the
+// private slots or a stack are lock-free: the slot path is a bounded
+// sequence (at most privateSlots compare-and-swaps, each failing only if
+// another thread claimed that block), a stack operation retries only when
+// another thread's push or pop on the same stack succeeded, and the block
+// table is read without locks or retries. Pinning makes no other caller
+// wait (it only defers preemption, and a stop-the-world, for those
+// instructions). Everything that calls the device — a class miss, every
+// large request, Trim, Close — takes one mutex and is blocking. Stats and
+// Blocks are exact only when no call is running (fast-path hits are counted
+// per P without synchronisation). Close must not race other calls.
 type LockFree struct {
 	core
-	stacks []stack
+	shards []lfShard
 	slots  slotTable
+	// private enables the per-P private slots (off in -race builds, whose
+	// detector cannot see the exclusion the pin gives, and with the
+	// seeded ABA bug, whose Alloc runs unpinned).
+	private bool
 }
 
-// stack is one class's free list; padded so neighbouring classes do not
-// share a cache line.
+// usePrivate is the use word of a free block in a private slot: free (Free
+// of it is a double free), but claimed by compare-and-swap rather than by a
+// pop, which tells it apart from a free block on a stack (use 0).
+const usePrivate = -2
+
+// lfShard is one P's stacks, one per class, its private slots (class c's
+// are private[c*privateSlots:][:privN[c]]), and the hits they served.
+// private, privN and hits are touched only by a goroutine pinned to the
+// shard's P (in a -race build, which cannot see that exclusion, the private
+// slots are off and hitsRace is added to instead).
+type lfShard struct {
+	stacks   []stack
+	private  []*block
+	privN    []int32
+	hits     int64
+	hitsRace atomic.Int64
+	_        [128 - 88]byte
+}
+
+// privateSlots is how many free blocks of a class a P keeps in its private
+// slots.
+const privateSlots = 8
+
+// popPrivate claims the newest block of class in sh's private slots that is
+// still there, for a request of n bytes; stale entries are dropped.
+func (sh *lfShard) popPrivate(class int, n int64) *block {
+	l := sh.private[class*privateSlots : class*privateSlots+privateSlots]
+	k := sh.privN[class]
+	for k > 0 {
+		k--
+		b := l[k]
+		if bugs.On(BugPrivateByStore) {
+			b.use.Store(usePrivate) // "the slot is mine"
+		}
+		if b.use.CompareAndSwap(usePrivate, n) {
+			sh.privN[class] = k
+			return b
+		}
+	}
+	sh.privN[class] = 0
+	return nil
+}
+
+// stack is one class's free list in one shard; padded so neighbouring
+// stacks do not share a cache line.
 type stack struct {
 	head atomic.Uint64 // tag<<32 | slot; slot 0 is the empty stack
 	_    [56]byte
@@ -37,13 +111,22 @@ type stack struct {
 
 var _ spec.Pool = (*LockFree)(nil)
 
-// NewLockFree returns an empty pool over dev (ErrInvalidConfig for a bad cfg).
+// NewLockFree returns an empty pool over dev (ErrInvalidConfig for a bad
+// cfg), with one shard per P (GOMAXPROCS at creation).
 func NewLockFree(dev spec.Device, cfg spec.Config) (*LockFree, error) {
 	l := &LockFree{}
 	if err := l.init(dev, cfg); err != nil {
 		return nil, err
 	}
-	l.stacks = make([]stack, len(l.cls.sizes))
+	l.shards = make([]lfShard, runtime.GOMAXPROCS(0))
+	for i := range l.shards {
+		l.shards[i].stacks = make([]stack, len(l.cls.sizes))
+		// Counts rounded up to 32 (128 bytes): no two shards' counts
+		// share a cache line; the slots are large enough to be apart.
+		l.shards[i].private = make([]*block, len(l.cls.sizes)*privateSlots)
+		l.shards[i].privN = make([]int32, len(l.cls.sizes), (len(l.cls.sizes)+31)&^31)
+	}
+	l.private = !raceEnabled && !bugs.On(BugABAHead)
 	l.onNew = l.slots.assign
 	l.onDrop = l.slots.release
 	return l, nil
@@ -55,7 +138,9 @@ func pack(tag, slot uint32) uint64 { return uint64(tag)<<32 | uint64(slot) }
 func (l *LockFree) push(s *stack, b *block) {
 	for {
 		old := s.head.Load()
-		b.next.Store(uint32(old))
+		if b.next.Load() != uint32(old) { // often equal: a block popped and pushed back
+			b.next.Store(uint32(old))
+		}
 		tag := uint32(old>>32) + 1
 		if bugs.On(BugABAHead) {
 			tag = 0
@@ -66,7 +151,8 @@ func (l *LockFree) push(s *stack, b *block) {
 	}
 }
 
-// pop takes the top block of s, nil if s is empty.
+// pop takes the top block of s, nil if s is empty. Like push, it never
+// blocks (without the seeded bug's yields), so it may run pinned.
 func (l *LockFree) pop(s *stack) *block {
 	for {
 		old := s.head.Load()
@@ -91,30 +177,97 @@ func (l *LockFree) pop(s *stack) *block {
 
 // Alloc implements spec.Pool.
 func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
-	size, class, done, err := l.check(n)
-	if done {
-		return 0, err
+	class := l.cls.small(n)
+	if class < 0 || l.closed.Load() {
+		size, c, done, err := l.check(n)
+		if done {
+			return 0, err
+		}
+		if c < 0 {
+			return l.allocLarge(n, size, l.trimLocked)
+		}
+		class = c
 	}
-	if class < 0 {
-		return l.allocLarge(n, size, l.trimLocked)
+	var b *block
+	if bugs.On(BugABAHead) {
+		// The seam yields inside pop, which must not happen pinned.
+		if b = l.pop(&l.shards[l.hint()].stacks[class]); b != nil {
+			l.hits.Add(1)
+		}
+	} else {
+		i := procPin()
+		if i < len(l.shards) {
+			sh := &l.shards[i]
+			if l.private {
+				if b := sh.popPrivate(class, n); b != nil {
+					sh.hits++
+					procUnpin()
+					return l.freeze(b), nil
+				}
+			}
+			if b = l.pop(&sh.stacks[class]); b != nil {
+				if raceEnabled {
+					sh.hitsRace.Add(1)
+				} else {
+					sh.hits++
+				}
+			}
+		} else if b = l.pop(&l.shards[i%len(l.shards)].stacks[class]); b != nil {
+			l.hits.Add(1) // the shard is shared with another P: no exclusion
+		}
+		procUnpin()
 	}
-	if b := l.pop(&l.stacks[class]); b != nil {
-		return l.handOut(b, n, true), nil
+	if b != nil {
+		return l.handOut(b, n), nil
+	}
+	if a := l.steal(class, n); a != 0 {
+		return a, nil
 	}
 	l.slow.Lock()
 	defer l.slow.Unlock()
-	// A block may have been freed since the pop: the device is asked only
-	// when the class is empty.
-	if b := l.pop(&l.stacks[class]); b != nil {
-		return l.handOut(b, n, true), nil
+	// A block may have been freed since the pops: the device is asked only
+	// when no stack or private slot holds a block of the class.
+	if a := l.steal(class, n); a != 0 {
+		return a, nil
 	}
-	return l.mallocLocked(n, size, class, l.trimLocked)
+	return l.mallocLocked(n, l.cls.sizes[class], class, l.trimLocked)
+}
+
+// hint is the shard of the caller's P.
+func (l *LockFree) hint() int {
+	i := procPin()
+	procUnpin()
+	return i % len(l.shards)
+}
+
+// steal hands out a block of class from any shard's stack or, failing
+// that, from any P's private slot (claimed by compare-and-swap; the slot
+// keeps a stale pointer that its owner drops). 0 if there is none.
+func (l *LockFree) steal(class int, n int64) spec.Addr {
+	for i := range l.shards {
+		if b := l.pop(&l.shards[i].stacks[class]); b != nil {
+			l.hits.Add(1)
+			return l.handOut(b, n)
+		}
+	}
+	b := l.table.find(func(b *block) bool {
+		return b.class == class && b.use.Load() == usePrivate && b.use.CompareAndSwap(usePrivate, n)
+	})
+	if b == nil {
+		return 0
+	}
+	l.hits.Add(1)
+	return l.freeze(b)
 }
 
 // Free implements spec.Pool.
 func (l *LockFree) Free(p spec.Addr) error {
-	b, err := l.lookup(p)
+	var b *block
+	if p != 0 && !l.closed.Load() {
+		b = l.table.get(p)
+	}
 	if b == nil {
+		_, err := l.lookup(p) // null, closed or unknown: the error, if any
 		return err
 	}
 	if bugs.On(BugDoubleFreeRace) {
@@ -123,12 +276,38 @@ func (l *LockFree) Free(p spec.Addr) error {
 		}
 		yield()
 		b.use.Store(0)
-	} else if !b.free() {
+		if b.class >= 0 {
+			l.push(&l.shards[l.hint()].stacks[b.class], b)
+		}
+		return nil
+	}
+	if b.class < 0 {
+		if !b.free() {
+			return errDoubleFree(p)
+		}
+		return nil
+	}
+	i := procPin()
+	if l.private && i < len(l.shards) {
+		// The P's private slots take the block unless they are full.
+		sh := &l.shards[i]
+		if k := sh.privN[b.class]; k < privateSlots {
+			if !b.freeTo(usePrivate) {
+				procUnpin()
+				return errDoubleFree(p)
+			}
+			sh.private[b.class*privateSlots+int(k)] = b
+			sh.privN[b.class] = k + 1
+			procUnpin()
+			return nil
+		}
+	}
+	if !b.free() {
+		procUnpin()
 		return errDoubleFree(p)
 	}
-	if b.class >= 0 {
-		l.push(&l.stacks[b.class], b)
-	}
+	l.push(&l.shards[i%len(l.shards)].stacks[b.class], b)
+	procUnpin()
 	return nil
 }
 
@@ -152,28 +331,49 @@ func (l *LockFree) Trim() (int64, error) {
 }
 
 // trimLocked empties every stack, pushes the frozen blocks back and releases
-// the rest. Called with slow held.
+// the rest, then releases the non-frozen blocks of the private slots and the
+// large blocks. Called with slow held.
 func (l *LockFree) trimLocked() (int64, error) {
 	release, result := l.releaser(bugs.On(BugTrimStaleTable))
-	for i := range l.stacks {
-		var frozen []*block
-		for b := l.pop(&l.stacks[i]); b != nil; b = l.pop(&l.stacks[i]) {
-			if b.frozen.Load() {
-				frozen = append(frozen, b)
-			} else {
-				release(b)
+	for i := range l.shards {
+		for c := range l.shards[i].stacks {
+			st := &l.shards[i].stacks[c]
+			var frozen []*block
+			for b := l.pop(st); b != nil; b = l.pop(st) {
+				if b.frozen.Load() {
+					frozen = append(frozen, b)
+				} else {
+					release(b)
+				}
+			}
+			for j := len(frozen) - 1; j >= 0; j-- { // keep their order
+				l.push(st, frozen[j])
 			}
 		}
-		for j := len(frozen) - 1; j >= 0; j-- { // keep their order
-			l.push(&l.stacks[i], frozen[j])
+	}
+	// Blocks in private slots are claimed for release by compare-and-swap;
+	// the slots keep stale pointers, which their owners drop.
+	var private []*block
+	l.table.all(func(b *block) {
+		if !b.frozen.Load() && b.use.CompareAndSwap(usePrivate, useReleased) {
+			private = append(private, b)
 		}
+	})
+	for _, b := range private {
+		release(b)
 	}
 	l.trimLarge(release)
 	return result()
 }
 
 // Stats implements spec.Pool.
-func (l *LockFree) Stats() spec.Stats { return l.stats() }
+func (l *LockFree) Stats() spec.Stats {
+	var hits int64
+	for i := range l.shards {
+		hits += l.shards[i].hits + l.shards[i].hitsRace.Load()
+	}
+	return l.stats(hits)
+}
 
 // Blocks implements spec.Pool.
 func (l *LockFree) Blocks() []spec.Block {
@@ -189,15 +389,22 @@ func (l *LockFree) Blocks() []spec.Block {
 // so a corrupt stack (a cycle) shows as counts above one instead of a hang.
 func (l *LockFree) cachedLocked() map[*block]int {
 	cached := map[*block]int{}
-	limit := l.table.Size() + 1
-	for i := range l.stacks {
-		slot := uint32(l.stacks[i].head.Load())
-		for steps := 0; slot != 0 && steps < limit; steps++ {
-			b := l.slots.get(slot)
-			cached[b]++
-			slot = b.next.Load()
+	limit := l.table.size() + 1
+	for i := range l.shards {
+		for c := range l.shards[i].stacks {
+			slot := uint32(l.shards[i].stacks[c].head.Load())
+			for steps := 0; slot != 0 && steps < limit; steps++ {
+				b := l.slots.get(slot)
+				cached[b]++
+				slot = b.next.Load()
+			}
 		}
 	}
+	l.table.all(func(b *block) {
+		if b.use.Load() == usePrivate {
+			cached[b]++
+		}
+	})
 	l.countLarge(cached)
 	return cached
 }

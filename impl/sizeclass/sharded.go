@@ -9,56 +9,123 @@ import (
 	spec "github.com/memverify/memverify/model/sizeclass"
 )
 
-// Sharded puts small per-shard caches in front of central per-class lists,
-// as tcmalloc puts per-CPU caches in front of its transfer caches. A
-// goroutine finds "its" shard through a sync.Pool of shard handles: the pool
-// keeps one handle per P, so calls from one P keep meeting the same shard and
-// its lock is rarely contended. The handles carry no blocks, so the pool
-// dropping them at a GC loses nothing. A freed block returns to the shard of
-// the Alloc that took it from a cache, so Free needs no handle. A shard
-// holds at most Capacity blocks per class; a Free that overflows moves the
-// older half to the central list.
+// Sharded puts a small cache per P (a bounded LIFO per class) in front of
+// central per-class lists, as tcmalloc puts per-CPU caches in front of its
+// transfer caches.
 //
-// A miss in the shard tries the central list, then every other shard, and
-// only then the device, so the pool never holds more device memory than the
-// model would. Device calls, large blocks, Trim and Close share core's mutex.
-// Close must not race other calls.
+// The fast path pins the calling goroutine to its P (procPin, as sync.Pool
+// does), works on that P's cache with plain loads and stores — no other
+// goroutine can run on the P meanwhile — and unpins. Nothing that blocks
+// happens while pinned: a full or empty cache is dealt with after unpinning,
+// through the central list's mutex.
+//
+// A cache entry is a hint, not ownership: the block's use word decides. Free
+// turns it from in use to free with one compare-and-swap (so of two racing
+// frees exactly one wins), and Alloc claims a block it popped with a
+// compare-and-swap from free to in use; an entry whose block was claimed
+// elsewhere meanwhile, or released by Trim, fails the claim and is dropped.
+// That is what lets a miss take a cached block from another P without
+// touching that P's cache: after the central list, Alloc scans the class's
+// blocks (a lock-free index, classIndex) for a free one and claims it, and
+// lists a few more free ones in its own cache as hints, so that a P short of
+// a class does not scan for every block. So the pool never holds more
+// device memory than the model, and a P's cache is only ever written by the
+// goroutine pinned to that P. A cached pair is two atomic
+// read-modify-writes (the claim and the free), both on the block, which
+// stays on its P.
+//
+// Ps whose id is not below Shards (GOMAXPROCS grew) use the central lists
+// only. In a -race build, and with Spread, the caches are guarded by a
+// mutex per shard instead of the pin (see race_off.go). Device calls, large
+// blocks, Trim and Close share core's mutex. Stats counts hits made on the
+// fast path by reading the shards' counters without synchronisation: it is
+// exact only when no call is running. Close must not race other calls.
+//
+// Progress: the fast path takes no lock and never waits for another caller
+// (pinning only defers preemption, and a stop-the-world, for its few
+// instructions); a miss takes the central list's mutex, and a device call
+// the slow-path mutex, so Sharded as a whole is blocking.
 type Sharded struct {
 	core
 	shards   []shard
 	central  []central
+	index    []classIndex // per class: every block, for steals
 	capacity int
-	spread   bool
-	handles  sync.Pool // of *shard
-	rr       atomic.Uint32
+	// locked makes every shard access take the shard's mutex (Spread, or a
+	// -race build); otherwise the pin alone makes it exclusive.
+	locked bool
+	spread bool
+	rr     atomic.Uint32
 }
 
 // ShardedOptions tunes a Sharded pool; zero fields take the defaults.
 type ShardedOptions struct {
-	Shards   int // default GOMAXPROCS
+	Shards   int // per-P caches, default GOMAXPROCS
 	Capacity int // blocks per class per shard, default 32
-	// Spread makes every call take the next shard in turn instead of the
-	// shard of its P. It defeats the point of sharding, but it drives a
-	// single goroutine through flushes and steals, so sequential tests
-	// exercise the cross-shard paths.
+	// Spread makes every call take the next shard in turn, under the
+	// shard's mutex, instead of its P's shard under the pin. It defeats the
+	// point of sharding, but it drives a single goroutine through flushes
+	// and steals, so sequential tests exercise the cross-shard paths.
 	Spread bool
 }
 
-// shard and central count the blocks taken from them (hits) under their own
-// lock, so a hit costs no atomic beyond the lock it already takes.
+// shard is one P's cache: per class a LIFO of at most capacity entries,
+// class c's being slots[c*capacity:][:n[c]]. Its fields are touched only by
+// the goroutine pinned to the P (or under mu in locked mode). Counts and
+// slots are kept apart so that a push or pop writes one int32 and at most
+// one pointer (no slice header, whose store costs a write barrier check).
 type shard struct {
 	mu    sync.Mutex
-	cache [][]*block // per class, LIFO
+	n     []int32
+	slots []*block
 	hits  int64
-	_     [128 - 40]byte // one shard per 128 bytes: no false sharing between Ps
+	_     [128 - 64]byte // one shard per 128 bytes: no false sharing between Ps
 }
 
+// pop claims the newest block of class that is still free, for a request
+// of n bytes; entries whose block was claimed elsewhere or released are
+// dropped on the way. byStore is the seeded bug that takes the block with a
+// store, as if the list were the only place that could hand it out.
+func (sh *shard) pop(class, capacity int, n int64, byStore bool) *block {
+	l := sh.slots[class*capacity : class*capacity+capacity]
+	k := sh.n[class]
+	for k > 0 {
+		k--
+		b := l[k]
+		if byStore {
+			b.use.Store(n)
+		} else if !b.use.CompareAndSwap(0, n) {
+			continue
+		}
+		sh.n[class] = k
+		return b
+	}
+	sh.n[class] = 0
+	return nil
+}
+
+// push lists b in its class; false if the list is full.
+func (sh *shard) push(b *block, capacity int) bool {
+	k := sh.n[b.class]
+	if int(k) == capacity {
+		return false
+	}
+	sh.slots[b.class*capacity+int(k)] = b
+	sh.n[b.class] = k + 1
+	return true
+}
+
+// central is a class's list behind the shards, with the hits it served.
 type central struct {
 	mu   sync.Mutex
 	free []*block
 	hits int64
 	_    [128 - 40]byte
 }
+
+// flushMax bounds how many blocks a full shard list moves to the central list
+// at once (the older half, at most this many).
+const flushMax = 16
 
 var _ spec.Pool = (*Sharded)(nil)
 
@@ -74,22 +141,71 @@ func NewSharded(dev spec.Device, cfg spec.Config, opt ShardedOptions) (*Sharded,
 	if opt.Capacity <= 0 {
 		opt.Capacity = 32
 	}
-	s.capacity, s.spread = opt.Capacity, opt.Spread
+	s.capacity, s.spread, s.locked = opt.Capacity, opt.Spread, opt.Spread || raceEnabled
 	s.shards = make([]shard, opt.Shards)
 	for i := range s.shards {
-		// The spare capacity keeps this shard's list headers off the cache
-		// lines of the previous shard's, allocated just before.
-		s.shards[i].cache = make([][]*block, len(s.cls.sizes), len(s.cls.sizes)+6)
+		// The counts change on every push and pop: rounding their array
+		// up to 32 (128 bytes) keeps two shards' counts off a common cache
+		// line; the slots are large enough to be apart anyway.
+		s.shards[i].n = make([]int32, len(s.cls.sizes), (len(s.cls.sizes)+31)&^31)
+		s.shards[i].slots = make([]*block, len(s.cls.sizes)*opt.Capacity)
 	}
 	s.central = make([]central, len(s.cls.sizes))
-	s.handles.New = func() any {
-		return &s.shards[int(s.rr.Add(1))%len(s.shards)]
+	s.index = make([]classIndex, len(s.cls.sizes))
+	s.onAdd = func(b *block) {
+		if b.class >= 0 {
+			s.index[b.class].add(b)
+		}
 	}
 	return s, nil
 }
 
+// enter returns the caller's shard, exclusive to the caller until exit; nil
+// (and nothing to exit) when the caller's P has no shard.
+func (s *Sharded) enter() *shard {
+	if s.locked {
+		var i int
+		if s.spread {
+			i = int(s.rr.Add(1))
+		} else {
+			i = procPin()
+			procUnpin()
+		}
+		sh := &s.shards[i%len(s.shards)]
+		sh.mu.Lock()
+		return sh
+	}
+	if i := procPin(); i < len(s.shards) {
+		return &s.shards[i]
+	}
+	procUnpin()
+	return nil
+}
+
+func (s *Sharded) exit(sh *shard) {
+	if s.locked {
+		sh.mu.Unlock()
+	} else {
+		procUnpin()
+	}
+}
+
 // Alloc implements spec.Pool.
 func (s *Sharded) Alloc(n int64) (spec.Addr, error) {
+	// The fast path: a class request on a P with a shard, not locked mode.
+	if class := s.cls.small(n); class >= 0 && !s.locked && !s.closed.Load() {
+		if i := procPin(); i < len(s.shards) {
+			sh := &s.shards[i]
+			b := sh.pop(class, s.capacity, n, bugs.On(BugClaimByStore))
+			if b != nil {
+				sh.hits++
+				procUnpin()
+				return s.freeze(b), nil
+			}
+		}
+		procUnpin()
+		return s.allocMiss(n, class)
+	}
 	size, class, done, err := s.check(n)
 	if done {
 		return 0, err
@@ -97,51 +213,59 @@ func (s *Sharded) Alloc(n int64) (spec.Addr, error) {
 	if class < 0 {
 		return s.allocLarge(n, size, s.trimLocked)
 	}
-	sh := s.acquire()
-	sh.mu.Lock()
-	b := popLast(&sh.cache[class])
-	if b != nil {
-		sh.hits++
+	if sh := s.enter(); sh != nil {
+		b := sh.pop(class, s.capacity, n, bugs.On(BugClaimByStore))
+		if b != nil {
+			sh.hits++
+		}
+		s.exit(sh)
+		if b != nil {
+			return s.freeze(b), nil
+		}
 	}
-	sh.mu.Unlock()
-	s.release(sh)
-	if b == nil {
-		b = s.takeCached(class)
-	}
-	if b != nil {
-		b.home = sh
-		return s.handOut(b, n, false), nil
+	return s.allocMiss(n, class)
+}
+
+// allocMiss serves a class request that the caller's shard could not.
+func (s *Sharded) allocMiss(n int64, class int) (spec.Addr, error) {
+	if b := s.takeCached(class, n); b != nil {
+		return s.freeze(b), nil
 	}
 	s.slow.Lock()
 	defer s.slow.Unlock()
 	// A block may have been freed since the search: the device is asked only
 	// when no cache holds one.
-	if b := s.takeCached(class); b != nil {
-		b.home = sh
-		return s.handOut(b, n, false), nil
+	if b := s.takeCached(class, n); b != nil {
+		return s.freeze(b), nil
 	}
-	return s.mallocLocked(n, size, class, s.trimLocked)
+	return s.mallocLocked(n, s.cls.sizes[class], class, s.trimLocked)
 }
 
-// acquire returns the calling goroutine's shard; release gives it back.
-func (s *Sharded) acquire() *shard {
-	if s.spread {
-		return &s.shards[int(s.rr.Add(1))%len(s.shards)]
+// claimFrom pops l until it claims a block for a request of n bytes, nil if
+// l runs out. An entry whose block was claimed elsewhere or released is
+// dropped.
+func claimFrom(l *[]*block, n int64) *block {
+	for {
+		k := len(*l)
+		if k == 0 {
+			return nil
+		}
+		b := (*l)[k-1]
+		(*l)[k-1] = nil
+		*l = (*l)[:k-1]
+		if b.use.CompareAndSwap(0, n) {
+			return b
+		}
 	}
-	return s.handles.Get().(*shard)
 }
 
-func (s *Sharded) release(sh *shard) {
-	if !s.spread {
-		s.handles.Put(sh)
-	}
-}
-
-// takeCached takes a block of class from the central list or any shard.
-func (s *Sharded) takeCached(class int) *block {
+// takeCached claims a block of class from the central list or, failing
+// that, any free block of the class (one that sits in another shard's
+// cache).
+func (s *Sharded) takeCached(class int, n int64) *block {
 	c := &s.central[class]
 	c.mu.Lock()
-	b := popLast(&c.free)
+	b := claimFrom(&c.free, n)
 	if b != nil {
 		c.hits++
 	}
@@ -149,36 +273,61 @@ func (s *Sharded) takeCached(class int) *block {
 	if b != nil || bugs.On(BugMallocBeforeSteal) {
 		return b
 	}
-	for i := range s.shards {
-		sh := &s.shards[i]
-		sh.mu.Lock()
-		b = popLast(&sh.cache[class])
-		if b != nil {
-			sh.hits++
-		}
-		sh.mu.Unlock()
-		if b != nil {
-			return b
-		}
-	}
-	return nil
+	return s.steal(class, n)
 }
 
-func popLast(l *[]*block) *block {
-	n := len(*l)
-	if n == 0 {
+// stealHints is how many more free blocks a steal lists in the thief's own
+// cache, so that a P short of blocks of a class does not scan for each one.
+const stealHints = 8
+
+// steal claims the first free block of class in the class index and lists
+// up to stealHints more free ones in the caller's shard. Those stay listed
+// where they were too: whoever claims one first gets it, and the other
+// entry goes stale.
+func (s *Sharded) steal(class int, n int64) *block {
+	var got *block
+	var hints [stealHints]*block
+	k := 0
+	for _, b := range s.index[class].load() {
+		if b.use.Load() != 0 {
+			continue
+		}
+		if got == nil {
+			if b.use.CompareAndSwap(0, n) {
+				got = b
+			}
+			continue
+		}
+		hints[k] = b
+		if k++; k == len(hints) {
+			break
+		}
+	}
+	if got == nil {
 		return nil
 	}
-	b := (*l)[n-1]
-	(*l)[n-1] = nil
-	*l = (*l)[:n-1]
-	return b
+	s.hits.Add(1)
+	if k > 0 {
+		if sh := s.enter(); sh != nil {
+			for _, h := range hints[:k] {
+				if !sh.push(h, s.capacity) {
+					break
+				}
+			}
+			s.exit(sh)
+		}
+	}
+	return got
 }
 
 // Free implements spec.Pool.
 func (s *Sharded) Free(p spec.Addr) error {
-	b, err := s.lookup(p)
+	var b *block
+	if p != 0 && !s.closed.Load() {
+		b = s.table.get(p)
+	}
 	if b == nil {
+		_, err := s.lookup(p) // null, closed or unknown: the error, if any
 		return err
 	}
 	if !b.free() {
@@ -187,38 +336,48 @@ func (s *Sharded) Free(p spec.Addr) error {
 	if b.class < 0 {
 		return nil
 	}
-	// A block goes back to the shard whose Alloc took it (usually the
-	// caller's own), which spares a handle lookup; a block fresh from the
-	// device goes to the caller's shard.
-	sh := b.home
-	if sh == nil || s.spread {
-		sh = s.acquire()
-		defer s.release(sh)
+	if !s.locked {
+		if i := procPin(); i < len(s.shards) {
+			if s.shards[i].push(b, s.capacity) {
+				procUnpin()
+				return nil
+			}
+			s.freeFull(&s.shards[i], b)
+			return nil
+		}
+		procUnpin()
+	} else if sh := s.enter(); sh != nil {
+		if sh.push(b, s.capacity) {
+			s.exit(sh)
+			return nil
+		}
+		s.freeFull(sh, b)
+		return nil
 	}
-	sh.mu.Lock()
-	l := append(sh.cache[b.class], b)
-	if len(l) > s.capacity {
-		l = s.flush(b.class, l)
-	}
-	sh.cache[b.class] = l
-	sh.mu.Unlock()
+	s.toCentral(b.class, []*block{b})
 	return nil
 }
 
-// flush moves the older half of a full shard list to the central list and
-// returns what stays. Called with the shard's lock held.
-func (s *Sharded) flush(class int, l []*block) []*block {
-	half := len(l) / 2
+// freeFull frees b into sh's full list for its class, entered by the
+// caller: the older half of the list (at most flushMax blocks) moves to the
+// central list, after exit.
+func (s *Sharded) freeFull(sh *shard, b *block) {
+	var spill [flushMax]*block
+	base := b.class * s.capacity
+	l := sh.slots[base : base+s.capacity]
+	k := copy(spill[:], l[:max(len(l)/2, 1)])
+	n := copy(l, l[k:])
+	l[n] = b
+	sh.n[b.class] = int32(n + 1)
+	s.exit(sh)
+	s.toCentral(b.class, spill[:k])
+}
+
+func (s *Sharded) toCentral(class int, bs []*block) {
 	c := &s.central[class]
 	c.mu.Lock()
-	c.free = append(c.free, l[:half]...)
+	c.free = append(c.free, bs...)
 	c.mu.Unlock()
-	if bugs.On(BugFlushDuplicates) {
-		return l
-	}
-	n := copy(l, l[half:])
-	clear(l[n:])
-	return l[:n]
 }
 
 // SetPinned implements spec.Pool.
@@ -240,35 +399,38 @@ func (s *Sharded) Trim() (int64, error) {
 	return s.trimLocked()
 }
 
-// trimLocked releases the non-frozen blocks of every central list and shard,
-// one lock at a time. Called with slow held.
+// trimLocked claims every free, non-frozen class block for release (its
+// cache entries go stale and are dropped when popped) and releases it, then
+// the large blocks; it also sweeps stale entries out of the central lists.
+// Called with slow held.
 func (s *Sharded) trimLocked() (int64, error) {
 	release, result := s.releaser(false)
-	keep := func(mu *sync.Mutex, l *[]*block) {
-		mu.Lock()
-		var drop []*block
-		kept := (*l)[:0]
-		for _, b := range *l {
-			if b.frozen.Load() {
-				kept = append(kept, b)
-			} else {
-				drop = append(drop, b)
-			}
+	var drop []*block
+	s.table.all(func(b *block) {
+		if b.class >= 0 && !b.frozen.Load() && b.use.CompareAndSwap(0, useReleased) {
+			drop = append(drop, b)
 		}
-		clear((*l)[len(kept):])
-		*l = kept
-		mu.Unlock()
-		for _, b := range drop {
-			release(b)
+	})
+	for _, b := range drop {
+		release(b)
+	}
+	if len(drop) > 0 {
+		for i := range s.index {
+			s.index[i].keep(func(b *block) bool { return b.use.Load() != useReleased })
 		}
 	}
 	for i := range s.central {
-		keep(&s.central[i].mu, &s.central[i].free)
-	}
-	for i := range s.shards {
-		for c := range s.shards[i].cache {
-			keep(&s.shards[i].mu, &s.shards[i].cache[c])
+		c := &s.central[i]
+		c.mu.Lock()
+		kept := c.free[:0]
+		for _, b := range c.free {
+			if b.use.Load() == 0 {
+				kept = append(kept, b)
+			}
 		}
+		clear(c.free[len(kept):])
+		c.free = kept
+		c.mu.Unlock()
 	}
 	s.trimLarge(release)
 	return result()
@@ -276,23 +438,23 @@ func (s *Sharded) trimLocked() (int64, error) {
 
 // Stats implements spec.Pool.
 func (s *Sharded) Stats() spec.Stats {
-	st := s.stats()
 	if s.closed.Load() {
-		return st
+		return spec.Stats{}
 	}
+	var hits int64
 	for i := range s.shards {
 		sh := &s.shards[i]
-		sh.mu.Lock()
-		st.Hits += sh.hits
+		sh.mu.Lock() // guards hits in locked mode; unused otherwise
+		hits += sh.hits
 		sh.mu.Unlock()
 	}
 	for i := range s.central {
 		c := &s.central[i]
 		c.mu.Lock()
-		st.Hits += c.hits
+		hits += c.hits
 		c.mu.Unlock()
 	}
-	return st
+	return s.stats(hits)
 }
 
 // Blocks implements spec.Pool.
@@ -305,26 +467,16 @@ func (s *Sharded) Blocks() []spec.Block {
 	return s.blocks(s.cachedLocked())
 }
 
+// cachedLocked marks every free block cached: a free class block is claimable
+// through a cache entry or the table, a free large block is in the large
+// list. Called with slow held.
 func (s *Sharded) cachedLocked() map[*block]int {
 	cached := map[*block]int{}
-	for i := range s.central {
-		c := &s.central[i]
-		c.mu.Lock()
-		for _, b := range c.free {
-			cached[b]++
+	s.table.all(func(b *block) {
+		if b.class >= 0 && b.use.Load() == 0 {
+			cached[b] = 1
 		}
-		c.mu.Unlock()
-	}
-	for i := range s.shards {
-		sh := &s.shards[i]
-		sh.mu.Lock()
-		for _, l := range sh.cache {
-			for _, b := range l {
-				cached[b]++
-			}
-		}
-		sh.mu.Unlock()
-	}
+	})
 	s.countLarge(cached)
 	return cached
 }

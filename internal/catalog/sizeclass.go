@@ -8,23 +8,28 @@ import (
 )
 
 // sizeclassPools names every Pool: the model and each implementation, with
-// the factory the sequential property uses (seq) and the one the concurrent
-// properties use (par, nil for the model). The Sharded pool has small shard
-// caches, so flushes to the central lists happen within short op sequences;
-// sequentially it spreads calls over its shards, so one goroutine steals
-// from other shards too.
+// the factories the sequential property uses (seq: each runs the whole
+// property) and the one the concurrent properties use (par, nil for the
+// model). The Sharded pool has small shard caches, so flushes to the
+// central lists happen within short op sequences. Sequentially it runs
+// twice: spreading calls over its shards under their mutexes, so that one
+// goroutine steals from other shards too, and on its P's shard under the
+// pin, the path that concurrent callers take.
 var sizeclassPools = []struct {
-	name     string
-	seq, par props.PoolFactory
+	name string
+	seq  []props.PoolFactory
+	par  props.PoolFactory
 }{
-	{"Model", func(d spec.Device, c spec.Config) (spec.Pool, error) { return spec.NewModel(d, c) }, nil},
-	{"Mutex", newMutexPool, newMutexPool},
-	{"Sharded", func(d spec.Device, c spec.Config) (spec.Pool, error) {
+	{"Model", []props.PoolFactory{func(d spec.Device, c spec.Config) (spec.Pool, error) { return spec.NewModel(d, c) }}, nil},
+	{"Mutex", []props.PoolFactory{newMutexPool}, newMutexPool},
+	{"Sharded", []props.PoolFactory{func(d spec.Device, c spec.Config) (spec.Pool, error) {
 		return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 4, Capacity: 2, Spread: true})
-	}, func(d spec.Device, c spec.Config) (spec.Pool, error) {
-		return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 4, Capacity: 2})
-	}},
-	{"LockFree", newLockFreePool, newLockFreePool},
+	}, newShardedPool}, newShardedPool},
+	{"LockFree", []props.PoolFactory{newLockFreePool}, newLockFreePool},
+}
+
+func newShardedPool(d spec.Device, c spec.Config) (spec.Pool, error) {
+	return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 4, Capacity: 2})
 }
 
 func newMutexPool(d spec.Device, c spec.Config) (spec.Pool, error)    { return impl.NewMutex(d, c) }
@@ -33,7 +38,11 @@ func newLockFreePool(d spec.Device, c spec.Config) (spec.Pool, error) { return i
 func init() {
 	for _, p := range sizeclassPools {
 		Add(Suite{Domain: "sizeclass", Property: "StateMachine", Impl: p.name,
-			Run: func(t rapid.TB) { props.CheckPool(t, p.seq) }})
+			Run: func(t rapid.TB) {
+				for _, f := range p.seq {
+					props.CheckPool(t, f)
+				}
+			}})
 		if p.par == nil {
 			continue
 		}
