@@ -55,7 +55,7 @@ func init() {
 		bugs.Bug{ID: BugRestoreKeepsOld, Domain: "bank", Impl: list, Killer: "FreeListRoundTrip",
 			Summary: "restore replays the regions over the live allocations instead of replacing them"},
 		bugs.Bug{ID: BugStaleIndex, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
-			Summary: "free leaves the address index entry behind, so a second free corrupts the list"},
+			Summary: "free does not check that the block at the address is live: a second free counts its bytes twice"},
 		bugs.Bug{ID: BugShardedAllBanks, Domain: "bank", Impl: banks, Killer: "Isolation",
 			Summary: "sharded buffer sized over all banks instead of its shards: pages spill past its block"},
 		bugs.Bug{ID: BugPageStrideUnaligned, Domain: "bank", Impl: banks, Killer: "BanksStateMachine",

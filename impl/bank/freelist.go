@@ -3,35 +3,31 @@ package bank
 import (
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/bank"
 )
 
-// FreeListOpt is the optimised free list: blocks in a node array linked in
-// address order, free blocks indexed by an address tree and, under best fit,
-// by size-class trees (see tree.go), allocated blocks by a hash map from
-// start address. Allocate, AllocateAt and Free cost O(log n) expected in the
-// number of blocks; Stats is O(1). Node indexes are int32, so one list holds
-// at most 2^31 blocks. It is not safe for concurrent use.
+// FreeListOpt is the optimised free list. Its blocks live in one B+-tree
+// keyed by address (btree.go), one entry per allocated block holding the
+// size of the free gap that follows it: entry (k, v) spans [k, next) up to
+// the next entry's address (or the end of the range), the block [k, next-v)
+// then the gap [next-v, next). A head entry at the range's start, with an
+// empty block, holds the gap before the first allocation. Inner nodes keep
+// the largest gap below each child. Under best fit a second tree orders the
+// gaps by (size, address). Allocate, AllocateAt and Free cost O(log n) in
+// the number of blocks; Stats is O(1). It is not safe for concurrent use.
 type FreeListOpt struct {
 	cfg   spec.Config
 	align uint64
-	sized bool // keep the size-class trees: only best fit reads them
+	end   uint64 // cfg.End()
+	sized bool   // keep bySize: only best fit reads it
 
-	nodes []node
-	spare []int32 // recycled node slots
-	head  int32   // the block at the lowest address
-
-	live      map[uint64]int32 // allocated block start → node
-	addrRoot  int32
-	classRoot [64]int32
-	classMask uint64 // bit c set: size class c has a free block
+	blocks index // allocated blocks (and the head): address → free gap after it
+	bySize index // best fit: free gaps by (size, address)
 
 	allocated, free uint64
 	largest         uint64 // only read under BugStaleLargest
-	rng             uint64
 }
 
 var _ spec.FreeList = (*FreeListOpt)(nil)
@@ -39,83 +35,65 @@ var _ spec.FreeList = (*FreeListOpt)(nil)
 // NewFreeListOpt returns an optimised free list of one free block over the
 // whole range of cfg.
 func NewFreeListOpt(cfg spec.Config) (*FreeListOpt, error) {
+	return newFreeListOpt(cfg, 0, false)
+}
+
+// newFreeListOpt is NewFreeListOpt with trees of nodes of width entries
+// (4..fan; 0 is the default), at 64 bits if wide even when the range fits
+// 32; tests use narrow nodes to build deep trees from few blocks, and both
+// key widths.
+func newFreeListOpt(cfg spec.Config, width int32, wide bool) (*FreeListOpt, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	f := &FreeListOpt{cfg: cfg, align: uint64(cfg.Alignment), sized: cfg.Policy == spec.BestFit, rng: 0x9e3779b97f4a7c15}
+	f := &FreeListOpt{cfg: cfg, align: uint64(cfg.Alignment), end: uint64(cfg.End()), sized: cfg.Policy == spec.BestFit}
+	off, size := uint64(cfg.Offset), uint64(cfg.Size)
+	f.blocks.init(size, f.align, off, 0, width, false, wide)
+	if f.sized {
+		f.bySize.init(size, f.align, 0, off, width, true, wide)
+	}
 	f.reset()
 	return f, nil
 }
 
-// reset makes the list one free block over the whole range.
+// reset makes the list one free block over the whole range: the head entry
+// and its gap.
 func (f *FreeListOpt) reset() {
-	f.nodes = f.nodes[:0]
-	f.spare = f.spare[:0]
-	f.live = make(map[uint64]int32)
-	f.addrRoot = nilNode
-	for c := range f.classRoot {
-		f.classRoot[c] = nilNode
+	f.blocks.reset()
+	f.blocks.insert(uint64(f.cfg.Offset), uint64(f.cfg.Size))
+	if f.sized {
+		f.bySize.reset()
+		f.bySize.insert(uint64(f.cfg.Size), uint64(f.cfg.Offset))
 	}
-	f.classMask = 0
 	f.allocated, f.free = 0, uint64(f.cfg.Size)
 	f.largest = uint64(f.cfg.Size)
-	f.head = f.newNode(uint64(f.cfg.Offset), uint64(f.cfg.Size), nilNode, nilNode)
-	f.index(f.head)
 }
 
 // Config implements spec.FreeList.
 func (f *FreeListOpt) Config() spec.Config { return f.cfg }
 
-func (f *FreeListOpt) newNode(addr, size uint64, prev, next int32) int32 {
-	f.rng ^= f.rng << 13
-	f.rng ^= f.rng >> 7
-	f.rng ^= f.rng << 17
-	n := node{addr: addr, size: size, prev: prev, next: next, prio: uint32(f.rng >> 32),
-		al: nilNode, ar: nilNode, sl: nilNode, sr: nilNode}
-	if k := len(f.spare); k > 0 {
-		i := f.spare[k-1]
-		f.spare = f.spare[:k-1]
-		f.nodes[i] = n
-		return i
+// span is the entry c points at: its address k, its gap's size v, and the
+// end of the entry (the next entry's address, or the end of the range).
+// The block is [k, end-v), the gap [end-v, end).
+func (f *FreeListOpt) span(c *cursor) (k, v, end uint64) {
+	k, v, end, ok := f.blocks.span(c)
+	if !ok {
+		end = f.end
 	}
-	f.nodes = append(f.nodes, n)
-	return int32(len(f.nodes) - 1)
+	return k, v, end
 }
 
-func (f *FreeListOpt) release(i int32) { f.spare = append(f.spare, i) }
-
-// class is the size class of a free block of size bytes (size ≥ alignment).
-func (f *FreeListOpt) class(size uint64) int { return bits.Len64(size/f.align) - 1 }
-
-// index adds free node i to the indexes.
-func (f *FreeListOpt) index(i int32) {
-	f.addrRoot = f.insertAddr(f.addrRoot, i)
-	if f.sized {
-		f.indexSize(i)
+// size adds the gap [a, a+s) to bySize, if it is kept.
+func (f *FreeListOpt) size(a, s uint64) {
+	if f.sized && s > 0 {
+		f.bySize.insert(s, a)
 	}
 }
 
-// unindex removes free node i from the indexes.
-func (f *FreeListOpt) unindex(i int32) {
-	f.addrRoot = f.deleteAddr(f.addrRoot, i)
-	if f.sized {
-		f.unindexSize(i)
-	}
-}
-
-// indexSize adds free node i to its size class.
-func (f *FreeListOpt) indexSize(i int32) {
-	c := f.class(f.nodes[i].size)
-	f.classRoot[c] = f.insertSize(f.classRoot[c], i)
-	f.classMask |= 1 << c
-}
-
-// unindexSize removes free node i, at its current size, from its size class.
-func (f *FreeListOpt) unindexSize(i int32) {
-	c := f.class(f.nodes[i].size)
-	f.classRoot[c] = f.deleteSize(f.classRoot[c], i)
-	if f.classRoot[c] == nilNode {
-		f.classMask &^= 1 << c
+// unsize takes the gap [a, a+s) out of bySize, if it is kept.
+func (f *FreeListOpt) unsize(a, s uint64) {
+	if f.sized && s > 0 {
+		f.bySize.delete(s, a)
 	}
 }
 
@@ -134,150 +112,120 @@ func (f *FreeListOpt) allocSize(size int64) (uint64, error) {
 	return n, nil
 }
 
-// carve allocates [a, a+n) out of free node i, which contains it. The free
-// part left below a keeps node i, and so does the part above when nothing is
-// left below: its address-tree position cannot change (no other free block
-// lies between), so only the annotations on its path are refreshed. Only a
-// block split in three inserts a node into the address tree.
-func (f *FreeListOpt) carve(i int32, a, n uint64) {
-	b := f.nodes[i]
-	end := b.addr + b.size
-	if f.sized {
-		f.unindexSize(i)
+// carve allocates [a, a+n) out of the gap of the entry c points at, which
+// contains it; c is spent. The entry keeps the part of the gap below a and
+// a new entry, right after it and most often in the same leaf, takes the
+// block and the rest of the gap: one walk up the path. Only an empty head
+// block at a becomes the allocation itself.
+func (f *FreeListOpt) carve(c *cursor, a, n uint64) {
+	k, v, end := f.span(c)
+	g := end - v
+	f.unsize(g, v)
+	f.size(g, a-g)
+	f.size(a+n, end-(a+n))
+	if a == k {
+		f.blocks.set(c, a, end-(a+n))
+	} else {
+		f.blocks.split(c, k, a-g, a, end-(a+n))
 	}
-	var x int32 // the allocated block
-	switch {
-	case a > b.addr: // i keeps the part below; the rest may leave a part above
-		f.nodes[i].size = a - b.addr
-		f.fixAddr(f.addrRoot, i)
-		x = f.newNode(a, n, i, b.next)
-		f.linkAfter(i, x)
-		if f.sized {
-			f.indexSize(i)
-		}
-		if a+n < end {
-			r := f.newNode(a+n, end-(a+n), x, f.nodes[x].next)
-			f.linkAfter(x, r)
-			f.index(r)
-		}
-	case a+n < end: // i keeps the part above
-		f.nodes[i].addr, f.nodes[i].size = a+n, end-(a+n)
-		f.fixAddr(f.addrRoot, i)
-		x = f.newNode(a, n, b.prev, i)
-		f.linkBefore(i, x)
-		if f.sized {
-			f.indexSize(i)
-		}
-	default: // an exact fit: i itself is allocated
-		f.addrRoot = f.deleteAddr(f.addrRoot, i)
-		x = i
-	}
-	f.nodes[x].allocated = true
-	f.live[a] = x
 	f.allocated += n
 	f.free -= n
 }
 
-// linkAfter puts new node x after node i in address order.
-func (f *FreeListOpt) linkAfter(i, x int32) {
-	q := f.nodes[i].next
-	f.nodes[x].prev, f.nodes[x].next = i, q
-	f.nodes[i].next = x
-	if q != nilNode {
-		f.nodes[q].prev = x
-	}
-}
-
-// linkBefore puts new node x before node i in address order.
-func (f *FreeListOpt) linkBefore(i, x int32) {
-	p := f.nodes[i].prev
-	f.nodes[x].prev, f.nodes[x].next = p, i
-	f.nodes[i].prev = x
-	if p != nilNode {
-		f.nodes[p].next = x
-	} else {
-		f.head = x
-	}
-}
-
-// Free implements spec.FreeList.
+// Free implements spec.FreeList. The block and the gap after it join the
+// gap of the entry before, which absorbs the entry: coalescing on both sides
+// at once, in one walk up the path.
 func (f *FreeListOpt) Free(addr spec.Addr) error {
-	i, ok := f.live[uint64(addr)]
-	if !ok || (!bugs.On(BugStaleIndex) && !f.nodes[i].allocated) {
+	a := uint64(addr)
+	var c cursor
+	ok := f.blocks.seekLE(&c, a, 0)
+	var k, v, end uint64
+	if ok {
+		k, v, end = f.span(&c)
+	}
+	n := end - v - k // the block's size
+	if !ok || k != a || n == 0 {
+		if bugs.On(BugStaleIndex) && ok && v > 0 && a == end-v {
+			// Takes the free gap at a for a live block: a second free of a
+			// block counts its bytes twice.
+			f.allocated -= v
+			f.free += v
+			return nil
+		}
 		if bugs.On(BugUnknownFreeAccepted) {
 			return nil // FreeListOpt::deallocate ignores unknown addresses
 		}
-		return fmt.Errorf("%w: %#x", spec.ErrUnknownAddress, uint64(addr))
+		return fmt.Errorf("%w: %#x", spec.ErrUnknownAddress, a)
 	}
-	if !bugs.On(BugStaleIndex) {
-		delete(f.live, uint64(addr))
-	}
-	n := f.nodes[i].size
-	f.nodes[i].allocated = false
 	f.allocated -= n
 	f.free += n
-	// Merge into a free predecessor (which stays in the address tree at the
-	// same key), then absorb a free successor (which leaves it).
-	inTree := false
-	if p := f.nodes[i].prev; p != nilNode && !f.nodes[p].allocated && !bugs.On(BugOneSidedCoalesce) {
-		if f.sized {
-			f.unindexSize(p)
-		}
-		f.nodes[p].size += f.nodes[i].size
-		f.unlink(i)
-		i, inTree = p, true
-	}
-	if q := f.nodes[i].next; q != nilNode && !f.nodes[q].allocated {
-		f.unindex(q)
-		f.nodes[i].size += f.nodes[q].size
-		f.unlink(q)
-	}
-	if inTree {
-		f.fixAddr(f.addrRoot, i)
+	// The entry before: most often the previous slot of the same leaf.
+	leaf := f.blocks.height() - 1
+	sameLeaf := c.pos[leaf] > 0
+	var prev cursor
+	hasPrev := sameLeaf
+	var pv uint64
+	if sameLeaf {
+		pv = f.blocks.prevValue(&c)
 	} else {
-		f.addrRoot = f.insertAddr(f.addrRoot, i)
+		prev = c
+		if hasPrev = f.blocks.prev(&prev); hasPrev {
+			_, pv = f.blocks.at(&prev)
+		}
 	}
-	if f.sized {
-		f.indexSize(i)
+	merged := n + v
+	f.unsize(end-v, v)
+	switch {
+	case !hasPrev || (bugs.On(BugOneSidedCoalesce) && pv > 0):
+		// The head (or, under the bug, a block whose gap before it stays
+		// apart) keeps its entry with an empty block.
+		f.size(a, merged)
+		f.blocks.set(&c, a, merged)
+	default:
+		f.unsize(a-pv, pv)
+		merged += pv
+		f.size(a-pv, merged)
+		if sameLeaf {
+			c.pos[leaf]-- // c now points at the entry before
+			f.blocks.absorb(&c, 1, merged)
+		} else {
+			pa, _ := f.blocks.at(&prev)
+			f.blocks.set(&prev, pa, merged)
+			f.blocks.deleteAt(&c)
+		}
 	}
 	if bugs.On(BugStaleLargest) {
-		f.largest = max(f.largest, f.nodes[i].size)
+		f.largest = max(f.largest, merged)
 	}
 	return nil
 }
 
-// unlink drops node i, whose bytes a neighbour has absorbed, from the list.
-func (f *FreeListOpt) unlink(i int32) {
-	p, q := f.nodes[i].prev, f.nodes[i].next
-	if p != nilNode {
-		f.nodes[p].next = q
-	} else {
-		f.head = q
-	}
-	if q != nilNode {
-		f.nodes[q].prev = p
-	}
-	f.release(i)
-}
-
 // Stats implements spec.FreeList.
 func (f *FreeListOpt) Stats() spec.Stats {
-	s := spec.Stats{TotalAllocatable: f.cfg.Size, Allocated: int64(f.allocated), Free: int64(f.free)}
-	if f.addrRoot != nilNode {
-		s.LargestFree = int64(f.nodes[f.addrRoot].maxSize)
-	}
+	s := spec.Stats{TotalAllocatable: f.cfg.Size, Allocated: int64(f.allocated), Free: int64(f.free),
+		LargestFree: int64(f.blocks.top())}
 	if bugs.On(BugStaleLargest) {
 		s.LargestFree = int64(f.largest) // a cache refreshed on free, never on allocation
 	}
 	return s
 }
 
-// Blocks implements spec.FreeList.
+// Blocks implements spec.FreeList: each entry's block, then its gap.
 func (f *FreeListOpt) Blocks() []spec.Block {
 	var out []spec.Block
-	for i := f.head; i != nilNode; i = f.nodes[i].next {
-		n := &f.nodes[i]
-		out = append(out, spec.Block{Addr: spec.Addr(n.addr), Size: int64(n.size), Allocated: n.allocated})
+	var c cursor
+	for ok := f.blocks.first(&c); ok; {
+		k, v := f.blocks.at(&c)
+		end := uint64(f.cfg.End())
+		if ok = f.blocks.next(&c); ok {
+			end, _ = f.blocks.at(&c)
+		}
+		if n := end - v - k; n > 0 {
+			out = append(out, spec.Block{Addr: spec.Addr(k), Size: int64(n), Allocated: true})
+		}
+		if v > 0 {
+			out = append(out, spec.Block{Addr: spec.Addr(end - v), Size: int64(v)})
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package bank
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -19,19 +20,20 @@ func (f *FreeListOpt) Allocate(size int64, dir spec.Direction, limit spec.Addr) 
 	if bugs.On(BugLimitAfterAlloc) {
 		lo, ok = uint64(f.cfg.Offset), true // the limit is checked after allocating, below
 	}
-	var i int32 = nilNode
+	var c cursor
 	var a uint64
+	found := false
 	if ok && lo < uint64(f.cfg.End()) {
 		if f.cfg.Policy == spec.BestFit {
-			i, a = f.bestFit(n, dir, lo)
+			a, found = f.bestFit(&c, n, dir, lo)
 		} else {
-			i, a = f.firstFit(n, dir, lo, uint64(f.cfg.End()))
+			a, found = f.firstFit(&c, n, dir, lo, uint64(f.cfg.End()))
 		}
 	}
-	if i == nilNode {
+	if !found {
 		return 0, fmt.Errorf("%w: %d bytes %v above %#x", spec.ErrOutOfMemory, n, dir, uint64(limit))
 	}
-	f.carve(i, a, n)
+	f.carve(&c, a, n)
 	if bugs.On(BugLimitAfterAlloc) && a < uint64(limit) {
 		// FreeListOpt throws here and nobody records the block: it leaks.
 		return 0, fmt.Errorf("%w: cannot allocate below %#x (got %#x)", spec.ErrOutOfMemory, uint64(limit), a)
@@ -71,8 +73,9 @@ func (f *FreeListOpt) AllocateAvoiding(size int64, dir spec.Direction, avoid []s
 			if !ok || ws >= w.End {
 				continue
 			}
-			if i, a := f.firstFit(n, dir, ws, w.End); i != nilNode {
-				f.carve(i, a, n)
+			var c cursor
+			if a, ok := f.firstFit(&c, n, dir, ws, w.End); ok {
+				f.carve(&c, a, n)
 				return spec.Addr(a), nil
 			}
 		}
@@ -122,55 +125,68 @@ func windows(lo, end uint64, avoid []spec.Range) []window {
 }
 
 // firstFit finds the lowest (bottom-up) or highest (top-down) place for n
-// bytes in the free blocks' intersection with [lo, hi); lo is aligned. It
-// returns the free block and the address, or nilNode.
+// bytes in the free gaps' intersection with [lo, hi); lo is aligned. It
+// points c at the entry whose gap holds the place and returns the address,
+// or false.
 //
-// Blocks starting at or above lo and ending at or below hi are usable whole,
-// so one annotated descent finds the first big enough; only the block that
-// straddles lo and the one that straddles hi need a look of their own, and
-// neither exists when lo is the range's start and hi its end (plain Allocate
-// without a limit: one descent).
-func (f *FreeListOpt) firstFit(n uint64, dir spec.Direction, lo, hi uint64) (int32, uint64) {
-	s := nilNode // the free block holding lo that starts below it
-	if lo > uint64(f.cfg.Offset) {
-		if s = f.holding(lo); s != nilNode && f.nodes[s].addr == lo {
-			s = nilNode
-		}
+// Entries at or above lo have their gaps wholly at or above lo, and those
+// ending at or below hi have them wholly below hi, so one annotated descent
+// finds the first gap big enough; only the entry that straddles lo and the
+// one that holds hi-1 need a look of their own, and neither exists when lo
+// is the range's start and hi its end (plain Allocate without a limit: one
+// descent).
+func (f *FreeListOpt) firstFit(c *cursor, n uint64, dir spec.Direction, lo, hi uint64) (uint64, bool) {
+	var s cursor // the entry holding lo, when it starts below lo
+	var sg, send uint64
+	straddle := false
+	if lo > uint64(f.cfg.Offset) && f.blocks.seekLE(&s, lo, 0) {
+		k, v, end := f.span(&s)
+		sg, send, straddle = max(end-v, lo), end, k < lo
 	}
 	if dir == spec.BottomUp {
-		if s != nilNode && min(f.end(s), hi)-lo >= n {
-			return s, lo
+		if straddle && fits(sg, min(send, hi), n) {
+			*c = s
+			return sg, true
 		}
-		if i := f.leftmost(f.addrRoot, lo, n); i != nilNode && f.nodes[i].addr < hi && hi-f.nodes[i].addr >= n {
-			return i, f.nodes[i].addr
+		if f.blocks.firstFit(c, lo, n) {
+			_, v, end := f.span(c)
+			if g := end - v; fits(g, hi, n) {
+				return g, true
+			}
 		}
-		return nilNode, 0
+		return 0, false
 	}
-	// Top-down: the block holding hi-1, cut to the window, is highest; then
-	// the rightmost big-enough block wholly inside; then the one holding lo.
+	// Top-down: the gap of the entry holding hi-1, cut to the window, is
+	// highest; then the rightmost big-enough gap wholly inside; then the
+	// straddling entry's.
 	below := hi
-	if hi < uint64(f.cfg.End()) {
-		if e := f.holding(hi - 1); e != nilNode {
-			start := max(f.nodes[e].addr, lo)
-			if top := min(f.end(e), hi); top-start >= n {
-				return e, f.topPlace(top, n, start)
-			}
-			if e == s {
-				return nilNode, 0 // one block spans the whole window
-			}
-			below = f.nodes[e].addr
+	if hi < uint64(f.cfg.End()) && f.blocks.seekLE(c, hi-1, 0) {
+		k, v, end := f.span(c)
+		start, top := max(end-v, lo), min(end, hi)
+		if fits(start, top, n) {
+			return f.topPlace(top, n, start), true
 		}
-	}
-	if i := f.rightmost(f.addrRoot, lo, below, n); i != nilNode {
-		return i, f.topPlace(f.end(i), n, f.nodes[i].addr)
-	}
-	if s != nilNode {
-		if top := min(f.end(s), hi); top-lo >= n {
-			return s, f.topPlace(top, n, lo)
+		if straddle && k < lo {
+			return 0, false // one entry spans the whole window
 		}
+		below = k
 	}
-	return nilNode, 0
+	if below == uint64(f.cfg.End()) {
+		below = math.MaxUint64 // every entry starts below the end
+	}
+	if f.blocks.lastFit(c, lo, below, n) {
+		_, v, end := f.span(c)
+		return f.topPlace(end, n, end-v), true
+	}
+	if straddle && fits(sg, min(send, hi), n) {
+		*c = s
+		return f.topPlace(min(send, hi), n, sg), true
+	}
+	return 0, false
 }
+
+// fits reports whether [start, top) holds n bytes.
+func fits(start, top, n uint64) bool { return top > start && top-start >= n }
 
 // topPlace is the highest aligned place for n bytes ending at or below top,
 // not below start (the caller checked top-start ≥ n).
@@ -182,162 +198,67 @@ func (f *FreeListOpt) topPlace(top, n, start uint64) uint64 {
 	return a
 }
 
-func (f *FreeListOpt) end(i int32) uint64 { return f.nodes[i].addr + f.nodes[i].size }
-
-// holding is the free block containing address x, or nilNode.
-func (f *FreeListOpt) holding(x uint64) int32 {
-	t, best := f.addrRoot, nilNode
-	for t != nilNode {
-		if f.nodes[t].addr <= x {
-			best, t = t, f.nodes[t].ar
-		} else {
-			t = f.nodes[t].al
-		}
+// holding points c at the entry whose gap contains address x, if there is
+// one, and returns the gap.
+func (f *FreeListOpt) holding(c *cursor, x uint64) (g, end uint64, ok bool) {
+	if !f.blocks.seekLE(c, x, 0) {
+		return 0, 0, false
 	}
-	if best != nilNode && x < f.end(best) {
-		return best
-	}
-	return nilNode
+	_, v, end := f.span(c)
+	return end - v, end, x >= end-v
 }
 
-// leftmost is the free block of lowest address ≥ lo whose size is ≥ n.
-func (f *FreeListOpt) leftmost(t int32, lo, n uint64) int32 {
-	for t != nilNode && f.nodes[t].maxSize >= n {
-		nd := &f.nodes[t]
-		if nd.addr < lo {
-			t = nd.ar
-			continue
-		}
-		if r := f.leftmost(nd.al, lo, n); r != nilNode {
-			return r
-		}
-		if nd.size >= n {
-			return t
-		}
-		t = nd.ar
-	}
-	return nilNode
-}
-
-// rightmost is the free block of highest address in [lo, hi) whose size is ≥ n.
-func (f *FreeListOpt) rightmost(t int32, lo, hi, n uint64) int32 {
-	for t != nilNode && f.nodes[t].maxSize >= n {
-		nd := &f.nodes[t]
-		if nd.addr >= hi {
-			t = nd.al
-			continue
-		}
-		if r := f.rightmost(nd.ar, lo, hi, n); r != nilNode {
-			return r
-		}
-		if nd.addr < lo {
-			return nilNode
-		}
-		if nd.size >= n {
-			return t
-		}
-		t = nd.al
-	}
-	return nilNode
-}
-
-// bestFit finds the smallest free block holding a place for n bytes at or
-// above lo (ties by address, per direction) and the place in it.
-func (f *FreeListOpt) bestFit(n uint64, dir spec.Direction, lo uint64) (int32, uint64) {
-	best := nilNode
-	for mask := f.classMask &^ (1<<f.class(n) - 1); mask != 0; mask &= mask - 1 {
-		c := bits.TrailingZeros64(mask)
-		if bugs.On(BugBestFitClass) {
-			// FreeListOpt's BEST: the first class with any fit, and in it the
-			// first fit by address, not the smallest block.
-			if i, _ := f.firstFitIn(c, n, dir, lo); i != nilNode {
-				best = i
-				break
-			}
-			continue
-		}
-		if i := f.smallestIn(f.classRoot[c], n, lo); i != nilNode {
-			best = i
-			if dir == spec.TopDown {
-				best = f.lastOfSize(f.classRoot[c], f.nodes[i].size)
-			}
-			break
+// bestFit finds the smallest free gap holding a place for n bytes at or
+// above lo (ties by address, per direction), points c at its entry and
+// returns the place in it.
+func (f *FreeListOpt) bestFit(c *cursor, n uint64, dir spec.Direction, lo uint64) (uint64, bool) {
+	var bg, bs uint64 // the best gap so far
+	found := false
+	if bugs.On(BugBestFitClass) {
+		bg, bs, found = f.classFit(n, dir, lo)
+	} else if f.bySize.smallest(c, n, lo) {
+		bs, bg = f.bySize.at(c)
+		found = true
+		if dir == spec.TopDown { // the highest gap of that size
+			f.bySize.seekLE(c, bs, math.MaxUint64)
+			_, bg = f.bySize.at(c)
 		}
 	}
-	// The block straddling lo is not in any class search (its address is
-	// below lo) but may be usable from lo.
-	if s := f.holding(lo); s != nilNode && f.nodes[s].addr < lo && f.end(s)-lo >= n {
-		if best == nilNode || f.nodes[s].size < f.nodes[best].size ||
-			(f.nodes[s].size == f.nodes[best].size && dir == spec.BottomUp) {
-			best = s
+	// The gap straddling lo is not in the size search (its address is below
+	// lo) but may be usable from lo.
+	if g, end, ok := f.holding(c, lo); ok && g < lo && end-lo >= n {
+		if ss := end - g; !found || ss < bs || (ss == bs && dir == spec.BottomUp) {
+			bg, bs, found = g, ss, true
 		}
 	}
-	if best == nilNode {
-		return nilNode, 0
+	if !found {
+		return 0, false
 	}
-	start := max(f.nodes[best].addr, lo)
+	f.blocks.seekLE(c, bg, 0) // the gap's entry: no other entry starts inside it
+	start := max(bg, lo)
 	if dir == spec.TopDown {
-		return best, f.topPlace(f.end(best), n, start)
+		return f.topPlace(bg+bs, n, start), true
 	}
-	return best, start
+	return start, true
 }
 
-// smallestIn is the first node in (size, address) order with size ≥ n and
-// address ≥ lo in size tree t.
-func (f *FreeListOpt) smallestIn(t int32, n, lo uint64) int32 {
-	for t != nilNode && f.nodes[t].maxAddr >= lo {
-		nd := &f.nodes[t]
-		if nd.size < n {
-			t = nd.sr
+// classFit is FreeListOpt's "BEST" (for BugBestFitClass): in the first
+// power-of-two class of size / alignment, from the request's up, holding a
+// gap of at least n bytes at or above lo, the first such gap by address
+// (the last top-down). A linear walk: it only runs in the seeded bug.
+func (f *FreeListOpt) classFit(n uint64, dir spec.Direction, lo uint64) (bg, bs uint64, found bool) {
+	class := func(size uint64) int { return bits.Len64(size/f.align) - 1 }
+	best := math.MaxInt
+	for _, b := range f.Blocks() {
+		g, size := uint64(b.Addr), uint64(b.Size)
+		if b.Allocated || size < n || g < lo {
 			continue
 		}
-		if r := f.smallestIn(nd.sl, n, lo); r != nilNode {
-			return r
-		}
-		if nd.addr >= lo {
-			return t
-		}
-		t = nd.sr
-	}
-	return nilNode
-}
-
-// lastOfSize is the node of highest address among those of exactly size in
-// size tree t (one exists).
-func (f *FreeListOpt) lastOfSize(t int32, size uint64) int32 {
-	best := nilNode
-	for t != nilNode {
-		nd := &f.nodes[t]
-		if nd.size <= size {
-			if nd.size == size {
-				best = t
-			}
-			t = nd.sr
-		} else {
-			t = nd.sl
+		if k := class(size); k < best || (k == best && dir == spec.TopDown) {
+			best, bg, bs, found = k, g, size, true
 		}
 	}
-	return best
-}
-
-// firstFitIn is first fit restricted to size class c (for BugBestFitClass).
-func (f *FreeListOpt) firstFitIn(c int, n uint64, dir spec.Direction, lo uint64) (int32, uint64) {
-	var best int32 = nilNode
-	var walk func(t int32)
-	walk = func(t int32) {
-		if t == nilNode {
-			return
-		}
-		walk(f.nodes[t].sl)
-		nd := &f.nodes[t]
-		if nd.size >= n && nd.addr >= lo &&
-			(best == nilNode || (dir == spec.BottomUp) == (nd.addr < f.nodes[best].addr)) {
-			best = t
-		}
-		walk(f.nodes[t].sr)
-	}
-	walk(f.classRoot[c])
-	return best, 0
+	return bg, bs, found
 }
 
 // AllocateAt implements spec.FreeList.
@@ -350,10 +271,10 @@ func (f *FreeListOpt) AllocateAt(addr spec.Addr, size int64) error {
 	if (a%f.align != 0 && !bugs.On(BugAllocateAtUnaligned)) || addr < f.cfg.Offset || addr >= f.cfg.End() || n > uint64(f.cfg.End())-a {
 		return fmt.Errorf("%w: [%#x, +%d) is unaligned or outside the range", spec.ErrInvalidAddress, a, n)
 	}
-	i := f.holding(a)
-	if i == nilNode || f.end(i)-a < n {
+	var c cursor
+	if _, end, ok := f.holding(&c, a); !ok || end-a < n {
 		return fmt.Errorf("%w: [%#x, +%d)", spec.ErrNotFree, a, n)
 	}
-	f.carve(i, a, n)
+	f.carve(&c, a, n)
 	return nil
 }
