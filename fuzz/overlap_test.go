@@ -140,10 +140,16 @@ var overlapClassics = []struct {
 	{"sparse huge strides meeting", 1, view(0, 1, []int64{3}, []int64{5 * hugeStride}), view(9*hugeStride, 1, []int64{4}, []int64{-3 * hugeStride}), spec.Yes},
 	{"empty view on the bytes of another", 0, view(0, 4, []int64{4}, []int64{4}), view(4, 4, []int64{0}, []int64{4}), spec.No},
 	{"rank 0 against a size-1 dim with a junk stride", 0, view(8, 4, []int64{}, []int64{}), view(8, 2, []int64{1}, []int64{-200}), spec.Yes},
+	// One layout at two places: the shifted-copy path.
+	{"8x8 tiles side by side", 0, view(0, 4, []int64{8, 8}, []int64{64, 4}), view(32, 4, []int64{8, 8}, []int64{64, 4}), spec.No},
+	{"8x8 tiles, the second with its rows reversed", 0, view(0, 4, []int64{8, 8}, []int64{64, 4}), view(32+7*64, 4, []int64{8, 8}, []int64{-64, 4}), spec.No},
+	{"a strided copy one byte short of the next element", 0, view(0, 2, []int64{3}, []int64{10}), view(9, 2, []int64{3}, []int64{10}), spec.Yes},
+	{"a strided copy two bytes short of the next element", 0, view(0, 2, []int64{3}, []int64{10}), view(8, 2, []int64{3}, []int64{10}), spec.No},
 }
 
-// FuzzOverlap decodes two views and checks Exact (both ways round) and the
-// prepared path against the brute-force model, and BBox for misses.
+// FuzzOverlap decodes two views and checks Exact (both ways round), the
+// prepared path and the bounded one against the brute-force model, and BBox
+// for misses.
 func FuzzOverlap(f *testing.F) {
 	for _, c := range overlapClassics {
 		f.Add(encodeOverlap(c.mode, c.a, c.b))
@@ -165,6 +171,9 @@ func FuzzOverlap(f *testing.F) {
 		}
 		if got := op.Apply(impl.PreparedChecker); got != want {
 			t.Fatalf("%v: ExactPrepared %v, model %v", op, got, want)
+		}
+		if got := op.Apply(impl.BoundedChecker); got != want {
+			t.Fatalf("%v: ExactBounded %v, model %v", op, got, want)
 		}
 		if got := op.Apply(impl.BBox); got.Err != want.Err || (want.Verdict == spec.Yes && got.Verdict != spec.Yes) {
 			t.Fatalf("%v: BBox %v, model %v", op, got, want)

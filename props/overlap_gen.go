@@ -28,6 +28,7 @@ const (
 	FamilyHuge       = "huge"      // strides of 2^33..2^44 and addresses up to 2^63-1
 	FamilyBroadcast  = "broadcast" // stride-0 dims and strides below the element
 	FamilyHighRank   = "highrank"  // rank 5 to 8, dims of 2 or 3: up to 17 terms in the equation
+	FamilyShifted    = "shifted"   // one layout at two offsets (tiles, a slicing pattern repeated), strides' signs and size-1 strides varied
 	maxGenTouchBytes = 1 << 13     // keeps each view cheap for the brute-force model
 )
 
@@ -40,7 +41,7 @@ func OverlapPairs() *rapid.Generator[ViewPair] {
 	return rapid.Custom(func(t *rapid.T) ViewPair {
 		fam := rapid.SampledFrom([]string{FamilyRandom, FamilyRandom, FamilySliced, FamilySliced,
 			FamilyAdjacent, FamilyIncommens, FamilyIncommens, FamilyHuge, FamilyHuge, FamilyBroadcast,
-			FamilyHighRank}).Draw(t, "family")
+			FamilyHighRank, FamilyShifted}).Draw(t, "family")
 		var p ViewPair
 		switch fam {
 		case FamilyRandom:
@@ -57,6 +58,8 @@ func OverlapPairs() *rapid.Generator[ViewPair] {
 			p = drawBroadcastPair(t)
 		case FamilyHighRank:
 			p = drawHighRankPair(t)
+		case FamilyShifted:
+			p = drawShiftedPair(t)
 		}
 		p.Family = fam
 		if fam != FamilyHuge && rapid.IntRange(0, 9).Draw(t, "toTop") == 0 {
@@ -400,4 +403,50 @@ func UniformPairs() *rapid.Generator[ViewPair] {
 		}
 		return ViewPair{A: one("a"), B: one("b"), Family: FamilyUniform}
 	})
+}
+
+// drawShiftedPair draws a view and a copy of its layout at another place: a
+// slicing of a dense tensor (a tile, a strided slice, a transpose: nested
+// layouts) or a small random strided view, then b's lowest byte moved by a
+// difference its own elements can make, Σ k·|s| + t with |k| < n and
+// |t| < elem, give or take a byte, or by any small distance. Some of b's
+// strides change sign and some size-1 strides change, which keeps the bytes
+// it touches relative to its lowest byte.
+func drawShiftedPair(t *rapid.T) ViewPair {
+	var a spec.View
+	if rapid.Bool().Draw(t, "shift.sliced") {
+		a = drawSlicedPair(t).A
+	} else {
+		a = drawStrided(t, "shift", 4, 5, 40, genElems, 48)
+	}
+	if a.Empty() {
+		return ViewPair{A: a, B: a}
+	}
+	b := spec.View{ElemSize: a.ElemSize, Shape: append([]int64{}, a.Shape...), Strides: append([]int64{}, a.Strides...)}
+	var delta int64
+	if rapid.IntRange(0, 3).Draw(t, "shift.kind") > 0 {
+		for d, n := range a.Shape {
+			s := a.Strides[d]
+			delta += rapid.Int64Range(-(n-1), n-1).Draw(t, "shift.k") * max(s, -s)
+		}
+		delta += rapid.Int64Range(-(a.ElemSize-1), a.ElemSize-1).Draw(t, "shift.t")
+		delta += rapid.SampledFrom([]int64{0, 0, 0, 1, -1}).Draw(t, "shift.off")
+	} else {
+		delta = rapid.Int64Range(-64, 64).Draw(t, "shift.any")
+	}
+	for d, n := range b.Shape {
+		switch {
+		case n == 1 && rapid.IntRange(0, 3).Draw(t, "shift.size1") == 0:
+			b.Strides[d] = rapid.Int64Range(-1000, 1000).Draw(t, "shift.size1Stride")
+		case rapid.IntRange(0, 3).Draw(t, "shift.flip") == 0:
+			b.Strides[d] = -b.Strides[d]
+		}
+	}
+	loA := lowest(a)
+	b = place(b, loA+delta)
+	if lo := min(loA, loA+delta); lo < 0 {
+		a.Offset -= lo
+		b.Offset -= lo
+	}
+	return ViewPair{A: a, B: b}
 }

@@ -28,9 +28,11 @@ func tmDrawStorage(t *rapid.T) spec.Storage {
 // case of a real runtime, and the cheapest way to make lookups hit.
 type tmViews struct{ seen []overlap.View }
 
-// draw returns a view: a repeat, a contiguous tile, a small strided view of
-// rank 0..3 (with negative, zero and sub-element strides, and empty views),
-// or, rarely, an invalid one. Every valid view lies within the first ~100
+// draw returns a view: a repeat (sometimes moved by a few bytes: the same
+// layout elsewhere), a contiguous tile, a small strided view of rank 0..3
+// (with negative, zero and sub-element strides, and empty views), a view of
+// rank 5..8, a sparse view spanning more than 2^32 bytes, or, rarely, an
+// invalid one. Every valid view lies within the first ~100
 // bytes of its storage and touches a few dozen bytes at most, so that the
 // brute-force model is cheap and the exact solver never gives up.
 func (vs *tmViews) draw(t *rapid.T) overlap.View {
@@ -39,7 +41,22 @@ func (vs *tmViews) draw(t *rapid.T) overlap.View {
 	case k == 0:
 		return tmDrawInvalidView(t)
 	case k <= 5 && len(vs.seen) > 0:
-		return rapid.SampledFrom(vs.seen).Draw(t, "repeat")
+		v = rapid.SampledFrom(vs.seen).Draw(t, "repeat")
+		if rapid.IntRange(0, 2).Draw(t, "moved") > 0 {
+			return v
+		}
+		// The same layout elsewhere (the next tile, the next slot of a
+		// ring buffer): the solver's shifted-copy path.
+		moved := overlap.View{Offset: v.Offset + rapid.Int64Range(-12, 12).Draw(t, "shift"), ElemSize: v.ElemSize,
+			Shape: v.Shape, Strides: v.Strides}
+		if moved.Offset < 0 || moved.Validate() != nil {
+			return v
+		}
+		return moved
+	case k == 19:
+		v = tmDrawWide(t)
+	case k == 17 || k == 18:
+		v = vs.drawFar(t)
 	case k <= 10:
 		elem := rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "elem")
 		n := rapid.Int64Range(1, 8).Draw(t, "len")
@@ -69,6 +86,70 @@ func tmDrawStrided(t *rapid.T) overlap.View {
 		}
 	}
 	v.Offset = -low + rapid.Int64Range(0, 32).Draw(t, "off")
+	return v
+}
+
+// tmDrawWide draws a view of rank 5 to 8 (dims of 1 or 2, small strides of
+// either sign), whose shape and strides a map may keep apart from those of
+// the common low-rank views.
+func tmDrawWide(t *rapid.T) overlap.View {
+	rank := rapid.IntRange(5, overlap.MaxRank).Draw(t, "wideRank")
+	v := overlap.View{ElemSize: rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "wideElem"),
+		Shape: make([]int64, rank), Strides: make([]int64, rank)}
+	low := int64(0)
+	for d := range rank {
+		n := rapid.Int64Range(1, 2).Draw(t, "wideN")
+		s := rapid.Int64Range(-6, 6).Draw(t, "wideStride")
+		v.Shape[d], v.Strides[d] = n, s
+		if n > 1 && s < 0 {
+			low += (n - 1) * s
+		}
+	}
+	v.Offset = -low + rapid.Int64Range(0, 24).Draw(t, "wideOff")
+	return v
+}
+
+// drawFar draws a sparse view (tmDrawSparse), or, two times in three when
+// one has been drawn before, an element on the highest byte of one: a view more
+// than 2^32 bytes above the other's lowest byte that shares a byte with it.
+func (vs *tmViews) drawFar(t *rapid.T) overlap.View {
+	var far []overlap.View
+	for _, v := range vs.seen {
+		if lo, hi, ok := v.Bounds(); ok && hi-lo >= 1<<32 {
+			far = append(far, v)
+		}
+	}
+	if len(far) == 0 || rapid.IntRange(0, 2).Draw(t, "sparseNew") == 0 {
+		return tmDrawSparse(t)
+	}
+	_, hi, _ := rapid.SampledFrom(far).Draw(t, "farOf").Bounds()
+	elem := rapid.Int64Range(1, 4).Draw(t, "farElem")
+	return overlap.View{Offset: hi - rapid.Int64Range(0, elem-1).Draw(t, "farByte"), ElemSize: elem}
+}
+
+// tmDrawSparse draws a view of two or four elements whose extent passes
+// 2^32 bytes (strides of ±(2^32 + 64 and a bit)): a map that keeps extents in 32
+// bits must take its long path for it. It touches few bytes, so the model
+// stays cheap.
+func tmDrawSparse(t *rapid.T) overlap.View {
+	rank := rapid.IntRange(1, 2).Draw(t, "sparseRank")
+	v := overlap.View{ElemSize: rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "sparseElem"),
+		Shape: make([]int64, rank), Strides: make([]int64, rank)}
+	low := int64(0)
+	for d := range rank {
+		s := int64(1)<<32 + 64 + rapid.Int64Range(0, 8).Draw(t, "sparseStride")<<d
+		if rapid.Bool().Draw(t, "sparseNeg") {
+			s = -s
+		}
+		v.Shape[d], v.Strides[d] = 2, s
+		if s < 0 {
+			low += s
+		}
+	}
+	// Its lowest byte among the small views', or 2^32 above them, next to
+	// the far bytes of another sparse view.
+	base := rapid.SampledFrom([]int64{0, 0, 1 << 32}).Draw(t, "sparseBase")
+	v.Offset = -low + base + rapid.Int64Range(0, 40).Draw(t, "sparseOff")
 	return v
 }
 

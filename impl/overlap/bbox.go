@@ -15,6 +15,16 @@ var _ spec.Checker = BBox
 // gaps). It validates exactly as the model does; an empty view overlaps
 // nothing. O(rank), no allocation.
 func BBox(a, b spec.View) (spec.Verdict, error) {
+	if !bugs.Enabled { // the seams live on the careful path and in boxesMeet
+		loA, coverA, flagsA := quickScan(&a)
+		loB, coverB, flagsB := quickScan(&b)
+		if flagsA|flagsB >= 0 {
+			if loA > loB+coverB-1 || loB > loA+coverA-1 {
+				return spec.No, nil
+			}
+			return spec.Yes, nil
+		}
+	}
 	ba, err := measure(&a)
 	if err != nil {
 		return spec.No, errFirst(err)

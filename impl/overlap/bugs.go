@@ -23,6 +23,8 @@ const (
 	BugBoxNegStride   bugs.ID = "overlap/bbox-negative-stride"
 	BugBoxTouching    bugs.ID = "overlap/bbox-touching"
 	BugBoxInt32       bugs.ID = "overlap/int32-offsets"
+	// BugShiftOneCandidate: the shifted-copy path tries only k = ⌊r/m⌋.
+	BugShiftOneCandidate bugs.ID = "overlap/shift-one-candidate"
 )
 
 func init() {
@@ -52,7 +54,7 @@ func init() {
 		bugs.Bug{ID: BugCapOffByOne, Domain: "overlap", Impl: "Exact", Killer: "TooHardOnlyAboveCap",
 			Summary: "the work cap trips at MaxWork nodes instead of above it"},
 		bugs.Bug{ID: BugDenseOneSide, Domain: "overlap", Impl: "Exact", Killer: "Symmetric",
-			Summary: "the dense fast path tests only the first view for gaps"},
+			Summary: "the gap-free fast path, for a gap-free first view, skips the test that the second view has an end within its bounds"},
 		bugs.Bug{ID: BugTermsTruncated, Domain: "overlap", Impl: "Exact", Killer: "PermuteInvariant",
 			Summary: "the term buffer holds MaxRank terms, so the terms past eight are dropped"},
 		bugs.Bug{ID: BugBoxNegStride, Domain: "overlap", Impl: "BBox", Killer: "NeverMisses",
@@ -61,5 +63,7 @@ func init() {
 			Summary: "inclusive bounds compared with <, so boxes sharing exactly one byte are disjoint"},
 		bugs.Bug{ID: BugBoxInt32, Domain: "overlap", Impl: "BBox", Killer: "ScaleInvariant",
 			Summary: "bounds compared as int32, as the seed's region offsets are"},
+		bugs.Bug{ID: BugShiftOneCandidate, Domain: "overlap", Impl: "Exact", Killer: "MatchesModel",
+			Summary: "the shifted-copy path tries only the quotient below the distance, missing overlaps reached from the multiple above it"},
 	)
 }

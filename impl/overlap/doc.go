@@ -8,23 +8,44 @@
 // Exact (and Solver, for a custom work cap) is exact:
 //
 //  1. Validate both views exactly as the model does and measure each in one
-//     pass: empty or not, inclusive bounds (overflow-checked with 128-bit
-//     products), and whether the view is gap-free — its dims, size-1 and
-//     stride-0 dims dropped and sorted by |stride|, each step within the span
-//     the smaller ones already cover, so that it touches every byte of its
-//     bounds (dense views, their broadcasts, sliding windows).
+//     pass: empty or not, inclusive bounds, and whether the view is in order
+//     — its dims, innermost first, each stepping within the bytes the ones
+//     inside it already cover, so that it touches every byte of its bounds.
+//     Raw views take a fused, branch-light pass (quick.go) guarded by one
+//     test after the loop: when the element size and every extent and
+//     |stride| are below 2^28 and the rank is at most 8, no product or sum
+//     in the pass can wrap, so it needs no per-term check. For two views of
+//     one rank with non-negative strides (row-major tiles and slices: the
+//     dense path), quickPair runs that pass over both in one call and
+//     answers at once when both are in order. Anything outside the guard —
+//     huge strides, addresses near 2^63, empty and invalid views — goes to
+//     the careful pass (measure.go), every product and sum checked with
+//     128-bit intermediates, which also builds the errors: sentinels of
+//     model/overlap wrapped with detail.
 //  2. An empty view overlaps nothing; disjoint bounds overlap nothing; two
-//     gap-free views whose bounds meet overlap. This is the O(rank) fast path
-//     that dense tensors take.
-//  3. Otherwise solve the bounded linear Diophantine equation. Reflecting
-//     negative strides and then b's indices and byte turns "byte p of element
-//     i of a is byte q of element j of b" into
+//     gap-free views whose bounds meet overlap. That is the O(rank) fast
+//     path that dense tensors take. (A view not in order may still be
+//     gap-free: a sorted test decides when it matters.)
+//  3. One layout at two places (shifted.go): when the views differ only in
+//     their offsets (and in the signs of their strides, and in the strides
+//     of size-1 dims, none of which changes the bytes they touch relative to
+//     their lowest byte), they overlap exactly when the distance between
+//     their lowest bytes is Σ k·|s| + t with |k| < n per dim and |t| < the
+//     element size. With the dims sorted by |stride| and each |stride| at
+//     least the span of the dims below it (a nested layout, as every tile
+//     and slice of a row-major tensor has), a mixed-radix descent with at
+//     most two candidates per dim decides that in O(rank) on real layouts.
+//     Tiles of one matrix, side by side, take this path. A layout that is
+//     not nested goes on to the search.
+//  4. Otherwise solve the bounded linear Diophantine equation. Reflecting
+//     negative strides and then b's indices and byte turns "byte p of
+//     element i of a is byte q of element j of b" into
 //     Σ |sA|·i + Σ |sB|·j' + 1·(p+q') = hiB − loA with every variable between
 //     0 and its bound (n−1 for a dim, eA+eB−2 for the byte term: the element
 //     size is a coefficient-1 term). The mirror equation has right-hand side
 //     hiA − loB; the smaller is solved. Terms of equal coefficient merge
 //     (their bounds add); bounds are clamped to rhs/coefficient.
-//  4. A depth-first search over the terms in decreasing coefficient order
+//  5. A depth-first search over the terms in decreasing coefficient order
 //     prunes every node by the reach of the remaining terms and by their gcd,
 //     enumerates each variable only over the residue class that keeps the
 //     remainder divisible by the later terms' gcd (modular inverse, 128-bit
@@ -36,15 +57,16 @@
 //     dependency tracker treats as Yes.
 //
 // Every quantity after validation lies in [0, 2^63) or is a sum of at most 17
-// such terms held in uint64 with saturation, so no step wraps. Views whose
-// extents are below 2^28 and strides below 2^31 (nearly all real ones) are
-// measured by a plain int64 loop that cannot wrap; the rest by the careful
-// one.
+// such terms held in uint64 with saturation, so no step wraps.
 //
-// Prepare validates and measures a view once (Prepared); ExactPrepared then
-// answers a query between prepared views without validating again, which is
-// what a dependency tracker wants: it prepares each entry's view at insert
-// and pays only the comparison on every lookup.
+// A dependency tracker measures each view once. Prepare validates and
+// measures a view and keeps its own copy (Prepared); ExactPrepared then
+// answers without validating again. Bounds returns just the validated
+// bounds of a view, and ExactBounded answers for two views given those
+// bounds, without copying anything: impl/tensormap keeps each entry's bounds
+// and view in its pool and calls ExactBounded only when the bounds meet.
+// PreparedChecker and BoundedChecker adapt both paths to a spec.Checker, so
+// that the properties hold them to the model.
 //
 // Every checker here is a pure function of its arguments: safe for
 // concurrent use, no allocation on any path but the error path.

@@ -21,6 +21,43 @@ const DefaultMaxWork = 1 << 16
 // cap: No and Yes are always right; TooHard means the search needed more than
 // DefaultMaxWork nodes, and a dependency tracker must treat it as Yes.
 func Exact(a, b spec.View) (spec.Verdict, error) {
+	if bugs.Enabled { // the seams live on the careful path
+		return exactCareful(a, b)
+	}
+	switch quickPair(&a, &b) {
+	case quickNo:
+		return spec.No, nil
+	case quickYes:
+		return spec.Yes, nil
+	}
+	return exactQuick(a, b)
+}
+
+// exactQuick is Exact past quickPair: quickScan on each view, then the
+// bounds, the gap-free fast path, the shifted-copy path and the search; the
+// careful path for views that are not quickScan's.
+//
+//go:noinline
+func exactQuick(a, b spec.View) (spec.Verdict, error) {
+	loA, coverA, flagsA := quickScan(&a)
+	loB, coverB, flagsB := quickScan(&b)
+	if flagsA|flagsB < 0 {
+		return exactCareful(a, b)
+	}
+	ba := box{lo: loA, hi: loA + coverA - 1, ordered: flagsA != 0}
+	bb := box{lo: loB, hi: loB + coverB - 1, ordered: flagsB != 0}
+	if ba.ordered && bb.ordered && boxesMeet(ba, bb) {
+		return spec.Yes, nil // both gap-free and their bounds meet
+	}
+	v, _ := decide(&a, &b, ba, bb, DefaultMaxWork)
+	return v, nil
+}
+
+// exactCareful is Exact for any views, invalid ones included: the careful
+// measure, then the fast paths and the search.
+//
+//go:noinline
+func exactCareful(a, b spec.View) (spec.Verdict, error) {
 	ba, err := measure(&a)
 	if err != nil {
 		return spec.No, errFirst(err)
@@ -52,13 +89,16 @@ type Solver struct {
 // Path says which stage of Solve decided.
 type Path uint8
 
-// The stages of Solve, cheapest first.
+// The stages of Solve. After validation they are tried in this order:
+// empty, disjoint, shared end, shifted copy, gap-free, search.
 const (
-	PathInvalid  Path = iota // a view failed validation
-	PathEmpty                // an empty view overlaps nothing
-	PathDisjoint             // the byte bounds do not meet
-	PathGapFree              // both views touch every byte of their bounds, which meet
-	PathSearch               // the bounded Diophantine search decided (or gave up)
+	PathInvalid   Path = iota // a view failed validation
+	PathEmpty                 // an empty view overlaps nothing
+	PathDisjoint              // the byte bounds do not meet
+	PathGapFree               // one view touches every byte of its bounds, and those hold an end of the other
+	PathSearch                // the bounded Diophantine search decided (or gave up)
+	PathShifted               // the views differ only in their offsets, and the mixed-radix descent decided
+	PathSharedEnd             // the views have the same lowest or the same highest byte
 )
 
 // Stats describes how one Solve call decided.
@@ -110,7 +150,30 @@ func decide(a, b *spec.View, ba, bb box, maxWork int) (spec.Verdict, Stats) {
 	if !boxesMeet(ba, bb) {
 		return spec.No, Stats{Path: PathDisjoint}
 	}
-	if ba.gapFree(a) && (bugs.On(BugDenseOneSide) || bb.gapFree(b)) {
+	if ba.lo == bb.lo || ba.hi == bb.hi {
+		// A view touches its lowest and its highest byte: two views that
+		// share either share a byte (identical views included).
+		return spec.Yes, Stats{Path: PathSharedEnd}
+	}
+	if sameShape(a, b) {
+		// One layout at two places (gap-free ones included). The descent
+		// takes at most 2^(rank+1) steps; the work cap, which bounds the
+		// search, plays no part (Nodes stays 0).
+		if found, ok := shifted(a, ba.lo, bb.lo); ok {
+			if found {
+				return spec.Yes, Stats{Path: PathShifted}
+			}
+			return spec.No, Stats{Path: PathShifted}
+		}
+	}
+	// A gap-free view touches every byte of its bounds, and the other view
+	// touches its own lowest and highest byte: either one within the
+	// gap-free view's bounds is a common byte. (Two gap-free views whose
+	// bounds meet always have one; so does a tile read by the whole tensor.)
+	if (bb.holds(ba.lo) || bb.holds(ba.hi)) && bb.gapFree(b) {
+		return spec.Yes, Stats{Path: PathGapFree}
+	}
+	if (bugs.On(BugDenseOneSide) || ba.holds(bb.lo) || ba.holds(bb.hi)) && ba.gapFree(a) {
 		return spec.Yes, Stats{Path: PathGapFree}
 	}
 	if bugs.On(BugSeedGCD) {

@@ -21,6 +21,9 @@ type box struct {
 	settled bool // ordered is the final gap-free answer (a Prepared view)
 }
 
+// holds reports whether byte x lies within the box.
+func (b box) holds(x int64) bool { return b.lo <= x && x <= b.hi }
+
 // gapFree reports whether the measured view v touches every byte of its box.
 func (b box) gapFree(v *spec.View) bool {
 	return b.ordered || (!b.settled && gapFreeSorted(v, uint64(b.hi-b.lo)+1))
@@ -162,20 +165,22 @@ const (
 // which settles most strided views without the sort.
 func gapFreeSorted(v *spec.View, size uint64) bool {
 	type dim struct{ n, mag uint64 }
-	var dims [spec.MaxRank]dim
 	r := len(v.Shape)
 	touches := uint64(v.ElemSize)
-	for d := 0; d < r; d++ {
-		dims[d] = dim{uint64(v.Shape[d]), absU(v.Strides[d])}
-		if touches < size && dims[d].n > 1 && dims[d].mag != 0 {
-			hi, lo := bits.Mul64(touches, dims[d].n)
+	for d := 0; d < r && touches < size; d++ {
+		if n := uint64(v.Shape[d]); n > 1 && v.Strides[d] != 0 {
+			hi, lo := bits.Mul64(touches, n)
 			if touches = lo; hi != 0 {
 				touches = math.MaxUint64
 			}
 		}
 	}
 	if touches < size {
-		return false
+		return false // settled before building the dims: most strided views
+	}
+	var dims [spec.MaxRank]dim
+	for d := 0; d < r; d++ {
+		dims[d] = dim{uint64(v.Shape[d]), absU(v.Strides[d])}
 	}
 	trivial := func(x dim) bool { return x.n < 2 || x.mag == 0 }
 	less := func(x, y dim) bool {

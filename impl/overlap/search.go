@@ -97,11 +97,14 @@ func (p *problem) add(c, u uint64) {
 // coefficients: c·x + c·y with x ≤ u, y ≤ v takes exactly the values c·z,
 // z ≤ u+v.
 func (p *problem) sortMerge() {
-	for i := 1; i < p.n; i++ {
-		for j := i; j > 0 && p.coef[j] > p.coef[j-1]; j-- {
-			p.coef[j], p.coef[j-1] = p.coef[j-1], p.coef[j]
-			p.ub[j], p.ub[j-1] = p.ub[j-1], p.ub[j]
+	n := min(p.n, maxTerms) // p.n ≤ maxTerms; the min lets the compiler drop bounds checks
+	for i := 1; i < n; i++ {
+		c, u := p.coef[i], p.ub[i]
+		j := i
+		for ; j > 0 && c > p.coef[j-1]; j-- { // shift the smaller ones up: one move per step
+			p.coef[j], p.ub[j] = p.coef[j-1], p.ub[j-1]
 		}
+		p.coef[j], p.ub[j] = c, u
 	}
 	w := 0
 	for i := 0; i < p.n; i++ {
@@ -125,7 +128,11 @@ func (p *problem) sortMerge() {
 func (p *problem) tables() {
 	p.g[p.n], p.reach[p.n] = 0, 0
 	for k := p.n - 1; k >= 0; k-- {
-		p.g[k] = gcd(p.coef[k], p.g[k+1])
+		if g := p.g[k+1]; g == 1 {
+			p.g[k] = 1 // a suffix with gcd 1 (a byte term) keeps it
+		} else {
+			p.g[k] = gcd(p.coef[k], g)
+		}
 		// coef·ub ≤ rhs < 2^63 after clamping; only the sum may saturate.
 		r := p.coef[k] * p.ub[k]
 		if bugs.On(BugReachShort) && k == p.n-1 {
@@ -143,9 +150,9 @@ func (p *problem) tables() {
 		// The inverses are computed on first use (0 = not yet: a true
 		// inverse modulo m > 1 is at least 1): most searches end within a
 		// node or two and never need them.
-		p.mod[k], p.inv[k] = p.g[k+1]/p.g[k], 0
 		g2 = gcd(p.coef[k], g2)
-		p.lmod[k], p.linv[k] = g2/p.g[k], 0 // g[k] = gcd(g2, coef[last])
+		p.mod[k], p.lmod[k] = divBy(p.g[k+1], p.g[k]), divBy(g2, p.g[k]) // g[k] = gcd(g2, coef[last])
+		p.inv[k], p.linv[k] = 0, 0
 	}
 }
 

@@ -86,6 +86,9 @@ func gcd(a, b uint64) uint64 {
 	if b == 0 {
 		return a
 	}
+	if a == 1 || b == 1 {
+		return 1 // a byte term makes most gcds 1: no loop for them
+	}
 	shift := bits.TrailingZeros64(a | b)
 	a >>= bits.TrailingZeros64(a)
 	for b != 0 {

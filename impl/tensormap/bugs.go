@@ -17,6 +17,7 @@ const (
 	BugNoDedup          bugs.ID = "tensormap/lookupall-duplicates"
 	BugRetireBackwards  bugs.ID = "tensormap/retire-backwards"
 	BugTruncateHead     bugs.ID = "tensormap/truncate-from-head"
+	BugExtent32         bugs.ID = "tensormap/extent-32-bits"
 )
 
 func init() {
@@ -35,5 +36,6 @@ func init() {
 	reg(BugNoStorageCheck, sm, "entries in one bucket are compared without checking the storage, so a hash collision between storages creates a dependency")
 	reg(BugNoDedup, sm, "LookupAll lists a producer once per overlapping entry instead of once")
 	reg(BugRetireBackwards, sm, "Retire below the threshold lowers it, reviving retired tasks whose chains may already be cut")
+	reg(BugExtent32, sm, "Lookup trusts a node's 32-bit extent even when the view's extent did not fit in it, so a view spanning more than 4 GiB hides its far bytes")
 	reg(BugTruncateHead, sm, "chain truncation clears the bucket head instead of the link before the first retired entry, dropping the live entries in front of it")
 }

@@ -1,63 +1,106 @@
 package tensormap
 
 import (
+	"math"
+
 	"github.com/memverify/memverify/model/overlap"
 	spec "github.com/memverify/memverify/model/tensormap"
 )
 
-// none marks the end of a chain and an entry that is in no bucket.
+// none marks the end of a chain and the head's missing predecessor.
 const none = -1
 
-// entry is the hot part of one pool slot: what a chain walk reads. It is 64
-// bytes, one cache line, so stepping over an entry of another storage, or one
-// whose bounds miss the query, costs one line; the shape and strides live in
-// a parallel array (dims) that is read only when the bounds intersect.
-type entry struct {
-	storage  spec.Storage
-	task     spec.Task
-	lo, hi   int64 // inclusive byte bounds of the view (non-empty views only)
-	next     int32 // older neighbour in the bucket chain, none at the tail
-	prev     int32 // newer neighbour in the bucket chain, none at the head
-	nextTask int32 // older entry of the same task, none at the end
-	bucket   int32 // the bucket whose chain holds the entry, none if unlinked
-	off      int64 // the view's offset and element size, kept hot so that
-	elem     int64 // most non-identical views are told apart without dims
+// unlinked is the prev of an entry that is in no bucket chain.
+const unlinked = -2
+
+// inlineRank is the largest rank whose shape and strides live in the entry
+// itself; views of higher rank keep theirs in the Ring's wide array.
+const inlineRank = 4
+
+// A pool slot is split three ways by who reads it.
+//
+// node (32 bytes, two per cache line) is what a chain walk reads: storage,
+// task, bounds, and the link to the next entry. The walk of a lookup touches
+// only nodes, which for 128 Ki slots are 4 MiB — a quarter of what the
+// whole slots take, so far more of them stay in the caches — and most
+// candidates are decided there: a storage or bounds mismatch rejects one,
+// and a shared lowest or highest byte accepts one (a non-empty view touches
+// both), which settles the same view written and read without reading more.
+//
+// link (8 bytes) holds the back link and the per-task chain, which only
+// Insert, Retire and unlinking read.
+//
+// entry holds the view itself, read only when the solver must decide.
+type node struct {
+	storage spec.Storage
+	task    spec.Task
+	lo      int64  // the view's lowest byte (non-empty views only)
+	ext     uint32 // hi − lo, or extBig when it does not fit (then entry.hi)
+	next    int32  // older neighbour in the bucket chain, none at the tail
 }
 
-// dims is the cold part of a pool slot: the view's shape and strides, copied
-// into fixed arrays so that the caller may reuse its slices.
-type dims struct {
-	rank    int64
+// extBig marks a node whose extent does not fit in 32 bits.
+const extBig = math.MaxUint32
+
+type link struct {
+	prev     int32 // newer neighbour, none at the head, unlinked if in no chain
+	nextTask int32 // older entry of the same task, none at the end
+}
+
+type entry struct {
+	hi        int64 // the view's highest byte
+	off, elem int64 // the view's offset and element size
+	rank      int64
+	shape     [inlineRank]int64 // rank ≤ inlineRank: the dims; else unused
+	strides   [inlineRank]int64
+}
+
+// wide holds the shape and strides of a view of rank above inlineRank.
+type wide struct {
 	shape   [overlap.MaxRank]int64
 	strides [overlap.MaxRank]int64
 }
 
-// setView records a validated view in slot i.
-func (r *Ring) setView(i int32, v *overlap.View) {
-	e, d := &r.pool[i], &r.dims[i]
-	e.off, e.elem, d.rank = v.Offset, v.ElemSize, int64(len(v.Shape))
-	for k, n := range v.Shape { // a loop: copy's memmove call costs more for a few dims
-		d.shape[k&(overlap.MaxRank-1)], d.strides[k&(overlap.MaxRank-1)] = n, v.Strides[k]
+// hi returns the highest byte of the view in slot i.
+func (r *Ring) hi(i int32) int64 {
+	if n := &r.nodes[i]; n.ext != extBig {
+		return n.lo + int64(n.ext)
 	}
+	return r.pool[i].hi
 }
 
-// view returns the view recorded in slot i. Its slices point into the dims
-// array, which is already on the heap, so building it allocates nothing.
-func (r *Ring) view(i int32) overlap.View {
-	e, d := &r.pool[i], &r.dims[i]
-	return overlap.View{Offset: e.off, ElemSize: e.elem, Shape: d.shape[:d.rank], Strides: d.strides[:d.rank]}
-}
-
-// same reports whether slot i records exactly v.
-func (r *Ring) same(i int32, v *overlap.View) bool {
-	e, d := &r.pool[i], &r.dims[i]
-	if e.off != v.Offset || e.elem != v.ElemSize || int(d.rank) != len(v.Shape) {
-		return false
+// setView records a validated, non-empty view's bounds and the view itself
+// in slot i (an empty view's bounds are never read).
+func (r *Ring) setView(i int32, v *overlap.View, lo, hi int64) {
+	n, e := &r.nodes[i], &r.pool[i]
+	n.lo, n.ext = lo, extBig
+	if ext := uint64(hi - lo); ext < extBig {
+		n.ext = uint32(ext)
 	}
-	for k := range v.Shape {
-		if d.shape[k] != v.Shape[k] || d.strides[k] != v.Strides[k] {
-			return false
+	e.hi, e.off, e.elem, e.rank = hi, v.Offset, v.ElemSize, int64(len(v.Shape))
+	if len(v.Shape) <= inlineRank {
+		strides := v.Strides[:len(v.Shape)]
+		for k, d := range v.Shape { // a loop: copy's memmove call costs more for a few dims
+			e.shape[k&(inlineRank-1)], e.strides[k&(inlineRank-1)] = d, strides[k]
 		}
+		return
 	}
-	return true
+	if r.wide == nil { // views of rank above 4 are rare: the array comes on first use
+		r.wide = make([]wide, len(r.pool))
+	}
+	w := &r.wide[i]
+	copy(w.shape[:], v.Shape)
+	copy(w.strides[:], v.Strides)
+}
+
+// view returns the view recorded in slot i. Its slices point into the pool
+// (or the wide array), which is already on the heap, so building it
+// allocates nothing.
+func (r *Ring) view(i int32) overlap.View {
+	e := &r.pool[i]
+	if e.rank <= inlineRank {
+		return overlap.View{Offset: e.off, ElemSize: e.elem, Shape: e.shape[:e.rank], Strides: e.strides[:e.rank]}
+	}
+	w := &r.wide[i]
+	return overlap.View{Offset: e.off, ElemSize: e.elem, Shape: w.shape[:e.rank], Strides: w.strides[:e.rank]}
 }

@@ -35,21 +35,25 @@ func (r *Ring) Lookup(storage spec.Storage, view overlap.View) (spec.Task, bool,
 	if ok, err := q.prepare(storage, &view); !ok {
 		return 0, false, err
 	}
-	b := r.bucketOf(storage, &view)
+	b := r.bucketOf(storage, view.Offset)
 	prev := int32(none)
 	for i, n := r.buckets[b], 0; i != none; n++ {
-		e := &r.pool[i]
-		if !r.live(e.task) {
+		nd := &r.nodes[i]
+		if !r.live(nd.task) {
 			r.truncate(b, prev, i)
 			break
 		}
 		if bugs.Enabled && n > len(r.pool) {
 			break // a seeded bug corrupted the chain into a cycle
 		}
-		if r.depends(i, &q) {
-			return e.task, true, nil
+		// depends' cheap filters, inlined: most entries fail them. A node
+		// whose extent did not fit in 32 bits (extBig) is left to depends,
+		// which reads the entry's bound.
+		if (nd.storage == q.storage || bugs.On(BugNoStorageCheck)) && nd.lo <= q.hi &&
+			(q.lo-nd.lo <= int64(nd.ext) || (nd.ext == extBig && !bugs.On(BugExtent32))) && r.depends(i, &q) {
+			return nd.task, true, nil
 		}
-		prev, i = i, e.next
+		prev, i = i, nd.next
 	}
 	return 0, false, nil
 }
@@ -70,27 +74,27 @@ func (r *Ring) LookupAll(storage spec.Storage, view overlap.View, limit int) ([]
 		return nil, nil
 	}
 	var out []spec.Task
-	b := r.bucketOf(storage, &view)
+	b := r.bucketOf(storage, view.Offset)
 	prev := int32(none)
 	for i, n := r.buckets[b], 0; i != none; n++ {
-		e := &r.pool[i]
-		if !r.live(e.task) {
+		nd := &r.nodes[i]
+		if !r.live(nd.task) {
 			r.truncate(b, prev, i)
 			break
 		}
 		if bugs.Enabled && n > len(r.pool) {
 			break
 		}
-		if r.depends(i, &q) && (len(out) == 0 || out[len(out)-1] != e.task || bugs.On(BugNoDedup)) {
+		if r.depends(i, &q) && (len(out) == 0 || out[len(out)-1] != nd.task || bugs.On(BugNoDedup)) {
 			if len(out) == limit {
 				if bugs.On(BugSilentTruncation) {
 					return out, nil
 				}
 				return out, fmt.Errorf("%w: more than %d producers", spec.ErrLimit, limit)
 			}
-			out = append(out, e.task)
+			out = append(out, nd.task)
 		}
-		prev, i = i, e.next
+		prev, i = i, nd.next
 	}
 	return out, nil
 }
@@ -102,42 +106,49 @@ func (r *Ring) truncate(b, prev, i int32) {
 	if prev == none || bugs.On(BugTruncateHead) {
 		r.buckets[b] = none
 	} else {
-		r.pool[prev].next = none
+		r.nodes[prev].next = none
 	}
 	for n := 0; i != none; n++ {
 		if bugs.Enabled && n > len(r.pool) {
 			break
 		}
-		e := &r.pool[i]
-		i = e.next
-		e.next, e.prev, e.bucket = none, none, none
+		nd := &r.nodes[i]
+		r.links[i].prev = unlinked
+		i, nd.next = nd.next, none
 	}
 }
 
-// depends reports whether a reader of q depends on entry e: the same
-// storage, intersecting bounds, and a solver that does not answer a clean
-// No. TooHard and solver errors count as dependencies: a missed dependency
-// is a data race, a spurious one only a lost chance to run in parallel.
+// depends reports whether a reader of q depends on entry i: the same
+// storage, intersecting bounds, and a common byte. A non-empty view touches
+// its lowest and its highest byte, so an entry with the same lowest or
+// highest byte as q overlaps it — the same view written and read, the
+// commonest dependency, is settled from the node without reading the
+// entry. Otherwise the solver decides. TooHard and solver errors count as
+// dependencies: a missed dependency is a data race, a spurious one only a
+// lost chance to run in parallel.
 func (r *Ring) depends(i int32, q *query) bool {
-	e := &r.pool[i]
-	if e.storage != q.storage && !bugs.On(BugNoStorageCheck) {
+	nd := &r.nodes[i]
+	if nd.storage != q.storage && !bugs.On(BugNoStorageCheck) {
 		return false
 	}
-	if e.hi < q.lo || q.hi < e.lo {
+	lo, hi := nd.lo, r.hi(i)
+	if hi < q.lo || q.hi < lo {
 		return false
 	}
-	if bugs.On(BugBBoxOnly) || r.same(i, &q.view) {
-		return true // a non-empty view overlaps itself
+	if bugs.On(BugBBoxOnly) || lo == q.lo || hi == q.hi {
+		return true
 	}
 	var v overlap.Verdict
-	var err error
 	if r.solver == nil {
-		v, err = implov.Exact(r.view(i), q.view)
+		// Both views were validated and measured (at Insert and in
+		// prepare): the solver starts at the bounds.
+		ev := r.view(i)
+		v = implov.ExactBounded(&ev, &q.view, lo, hi, q.lo, q.hi)
 	} else {
-		v, err = r.solver(r.view(i), q.view)
-	}
-	if err != nil {
-		return true
+		var err error
+		if v, err = r.solver(r.view(i), q.view); err != nil {
+			return true
+		}
 	}
 	if v == overlap.TooHard && bugs.On(BugTooHardNo) {
 		return false

@@ -18,8 +18,10 @@ const maxWindow = 1 << 20
 // for concurrent use.
 type Ring struct {
 	solver    overlap.Checker // nil: call the exact solver directly (a static call)
-	pool      []entry         // hot halves of the slots
-	dims      []dims          // cold halves: shapes and strides
+	nodes     []node          // the slots, as chain walks read them
+	links     []link          // the slots' back links and per-task chains
+	pool      []entry         // the slots' views
+	wide      []wide          // dims of views of rank above 4, per slot; nil until one comes
 	head      int32           // the slot the next Insert fills
 	used      int32           // slots ever filled, up to len(pool)
 	buckets   []int32         // chain heads, indexed by the storage's hash
@@ -44,8 +46,9 @@ func New(cfg spec.Config) (*Ring, error) {
 	window := min(1<<logN, maxWindow)
 	r := &Ring{
 		solver:   cfg.Solver,
+		nodes:    make([]node, cfg.Capacity),
+		links:    make([]link, cfg.Capacity),
 		pool:     make([]entry, cfg.Capacity),
-		dims:     make([]dims, cfg.Capacity),
 		buckets:  make([]int32, 1<<logN),
 		shift:    uint(64 - logN),
 		taskHead: make([]int32, window),
@@ -72,10 +75,10 @@ func (r *Ring) live(t spec.Task) bool {
 // bucketOf hashes the storage base only: every view of one storage must land
 // in one chain, or overlaps between views that start at different offsets
 // would never be compared.
-func (r *Ring) bucketOf(storage spec.Storage, v *overlap.View) int32 {
+func (r *Ring) bucketOf(storage spec.Storage, offset int64) int32 {
 	key := uint64(storage)
 	if bugs.On(BugHashOffset) {
-		key += uint64(v.Offset)
+		key += uint64(offset)
 	}
 	return int32((key * 0x9E3779B97F4A7C15) >> r.shift)
 }
@@ -98,12 +101,12 @@ func (r *Ring) Insert(storage spec.Storage, view overlap.View, task spec.Task) e
 		return fmt.Errorf("%w: task %d is below the retire threshold %d", spec.ErrOutOfOrder, task, r.threshold)
 	}
 	slot := r.head
-	e := &r.pool[slot]
+	nd, ln := &r.nodes[slot], &r.links[slot]
 	if int(r.used) == len(r.pool) {
-		if r.live(e.task) && !bugs.On(BugEvictLive) {
+		if r.live(nd.task) && !bugs.On(BugEvictLive) {
 			return fmt.Errorf("%w: %d live entries", spec.ErrPoolExhausted, len(r.pool))
 		}
-		if e.bucket != none {
+		if ln.prev != unlinked {
 			r.unlink(slot)
 		}
 	} else {
@@ -114,19 +117,19 @@ func (r *Ring) Insert(storage spec.Storage, view overlap.View, task spec.Task) e
 	// name a slot that now holds another task's entry.
 	k := task & r.wmask
 	h := r.taskHead[k]
-	if h != none && r.pool[h].task != task && !bugs.On(BugStaleTaskHead) {
+	if h != none && r.nodes[h].task != task && !bugs.On(BugStaleTaskHead) {
 		h = none
 	}
-	*e = entry{storage: storage, task: task, next: none, prev: none, nextTask: h, bucket: none}
-	r.setView(slot, &view)
+	nd.storage, nd.task, nd.next = storage, task, none
+	ln.prev, ln.nextTask = unlinked, h
 	r.taskHead[k] = slot
-	if nonEmpty { // an empty view overlaps nothing: it needs no chain
-		e.lo, e.hi = lo, hi
-		b := r.bucketOf(storage, &view)
+	if nonEmpty { // an empty view overlaps nothing: it needs no chain, nor its view kept
+		r.setView(slot, &view, lo, hi)
+		b := r.bucketOf(storage, view.Offset)
 		first := r.buckets[b]
-		e.next, e.bucket = first, b
+		nd.next, ln.prev = first, none
 		if first != none {
-			r.pool[first].prev = slot
+			r.links[first].prev = slot
 		}
 		r.buckets[b] = slot
 	}
@@ -162,35 +165,37 @@ func (r *Ring) cleanup(u spec.Task) {
 	k := u & r.wmask
 	i := r.taskHead[k]
 	for n := 0; i != none; n++ {
-		e := &r.pool[i]
-		if e.task != u && !bugs.On(BugStaleTaskHead) {
+		if r.nodes[i].task != u && !bugs.On(BugStaleTaskHead) {
 			break // a stale link: the slot now holds another task's entry
 		}
 		if bugs.Enabled && n > len(r.pool) {
 			break // a seeded bug corrupted the chain into a cycle
 		}
-		if e.bucket != none {
+		ln := &r.links[i]
+		if ln.prev != unlinked {
 			r.unlink(i)
 		}
-		i = e.nextTask
+		i = ln.nextTask
 	}
-	if h := r.taskHead[k]; h != none && r.pool[h].task == u {
+	if h := r.taskHead[k]; h != none && r.nodes[h].task == u {
 		r.taskHead[k] = none
 	}
 }
 
-// unlink removes entry i from its bucket chain in O(1).
+// unlink removes entry i from its bucket chain in O(1). The head of a chain
+// finds its bucket by hashing its storage again: a node need not spend
+// four of its 32 bytes on it.
 func (r *Ring) unlink(i int32) {
-	e := &r.pool[i]
-	if e.prev != none {
-		r.pool[e.prev].next = e.next
+	nd, ln := &r.nodes[i], &r.links[i]
+	if ln.prev != none {
+		r.nodes[ln.prev].next = nd.next
 	} else {
-		r.buckets[e.bucket] = e.next
+		r.buckets[r.bucketOf(nd.storage, r.pool[i].off)] = nd.next
 	}
-	if e.next != none {
-		r.pool[e.next].prev = e.prev
+	if nd.next != none {
+		r.links[nd.next].prev = ln.prev
 	}
-	e.next, e.prev, e.bucket = none, none, none
+	nd.next, ln.prev = none, unlinked
 }
 
 // Len implements spec.Map in O(log n): the ring holds tasks in order, so the
@@ -204,7 +209,7 @@ func (r *Ring) Len() int {
 	lo, hi := 0, n // find the first live entry in ring order
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if r.live(r.pool[(start+mid)%len(r.pool)].task) {
+		if r.live(r.nodes[(start+mid)%len(r.nodes)].task) {
 			hi = mid
 		} else {
 			lo = mid + 1

@@ -207,3 +207,73 @@ func TestInsertCopiesView(t *testing.T) {
 		t.Fatal("the ring kept the caller's slice instead of a copy")
 	}
 }
+
+// TestTilesAndWideViews checks the paths the layout of an entry opens: tiles
+// of one tensor side by side (bounds that meet, no common byte: the
+// solver's shifted-copy path, with the entry's dims read from the entry),
+// a view read back by a view with the same lowest byte, and views of rank
+// above 4, whose dims live apart from the entry — each against the model.
+func TestTilesAndWideViews(t *testing.T) {
+	r := newRing(t, spec.Config{Capacity: 8})
+	m, err := spec.New(spec.Config{Capacity: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const row = 64 * 4
+	tile := func(i, j int64) overlap.View {
+		return overlap.View{Offset: i*32*row + j*32*4, ElemSize: 4, Shape: []int64{32, 32}, Strides: []int64{row, 4}}
+	}
+	wide := func(off int64) overlap.View {
+		return overlap.View{Offset: off, ElemSize: 2, Shape: []int64{2, 1, 2, 2, 2, 2}, Strides: []int64{64, 999, 32, 16, 8, -2}}
+	}
+	inserts := []struct {
+		v    overlap.View
+		task spec.Task
+	}{{tile(0, 0), 1}, {tile(0, 1), 2}, {wide(2), 3}, {tile(1, 0), 4}}
+	for _, in := range inserts {
+		for _, x := range []spec.Map{r, m} {
+			if err := x.Insert(1, in.v, in.task); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	row1 := overlap.View{Offset: row, ElemSize: 4, Shape: []int64{64}, Strides: []int64{4}}
+	queries := []overlap.View{tile(0, 0), tile(0, 1), tile(1, 1), tile(1, 0), row1, wide(0), wide(300),
+		{Offset: 16 * row, ElemSize: 4, Shape: []int64{32, 32}, Strides: []int64{row, -4}}}
+	for off := int64(2); off < 140; off += 3 { // wide views at many distances from the one inserted
+		queries = append(queries, wide(off))
+	}
+	for _, q := range queries {
+		gotT, gotOK, gotErr := r.Lookup(1, q)
+		wantT, wantOK, wantErr := m.Lookup(1, q)
+		if gotT != wantT || gotOK != wantOK || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("Lookup(%v) = %d, %v, %v; the model %d, %v, %v", q, gotT, gotOK, gotErr, wantT, wantOK, wantErr)
+		}
+		gotAll, gotErr := r.LookupAll(1, q, 8)
+		wantAll, wantErr := m.LookupAll(1, q, 8)
+		if !slices.Equal(gotAll, wantAll) || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("LookupAll(%v) = %v, %v; the model %v, %v", q, gotAll, gotErr, wantAll, wantErr)
+		}
+	}
+}
+
+// TestViewsBeyond4GiB checks views whose extent does not fit in a node's
+// 32 bits: their far bytes must still be found, and bytes between their
+// elements must not be.
+func TestViewsBeyond4GiB(t *testing.T) {
+	r := newRing(t, spec.Config{Capacity: 4})
+	const s = 1<<32 + 100
+	sparse := overlap.View{Offset: 8, ElemSize: 4, Shape: []int64{3}, Strides: []int64{s}} // bytes 8..11, s+8.., 2s+8..
+	if err := r.Insert(1, sparse, 7); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		off  int64
+		want bool
+	}{{8, true}, {s + 10, true}, {2*s + 11, true}, {2*s + 12, false}, {s + 12, false}, {s/2 + 3, false}} {
+		_, ok, err := r.Lookup(1, overlap.View{Offset: c.off, ElemSize: 1})
+		if err != nil || ok != c.want {
+			t.Errorf("Lookup of byte %d = %v, %v; want %v", c.off, ok, err, c.want)
+		}
+	}
+}

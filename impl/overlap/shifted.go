@@ -1,0 +1,128 @@
+package overlap
+
+import (
+	"github.com/memverify/memverify/internal/bugs"
+	spec "github.com/memverify/memverify/model/overlap"
+)
+
+// The shifted-copy fast path. Tiles of one matrix, the same slicing pattern
+// at two offsets, a buffer and its next ring slot: a dependency tracker
+// compares views that differ only in their offsets far more often than any
+// other strided pair, and for those the equation of the search collapses.
+// Reflect each negative stride (i → n−1−i): a view is then its lowest byte lo
+// plus Σ i[d]·m[d] with m = |stride|, plus a byte within the element. So
+// byte p of element i of a meets byte q of element j of b when
+//
+//	Σ (i[d] − j[d])·m[d] + (p − q) = loB − loA,
+//
+// and the views overlap exactly when the distance δ = |loB − loA| lies in
+// the difference set D = {Σ k[d]·m[d] + t : |k[d]| ≤ n[d]−1, |t| ≤ e−1}
+// (D is symmetric, so the sign of δ does not matter). Sort the dims that
+// move something by |stride|, m1 ≤ m2 ≤ …, and let
+// span[i] = e + Σ_{j<i} (n[j]−1)·m[j]: the differences the dims below i and
+// the byte term reach lie strictly between −span[i] and span[i]. When the
+// layout is nested — each |stride| at least the span of the dims below it,
+// as in every row-major tensor and every slice of one — a remainder r can be
+// reached at dim i only with k = ⌊r/m⌋ or k = ⌊r/m⌋+1, since any other k
+// leaves at least m ≥ span[i] to the dims below. So a mixed-radix descent,
+// outermost dim first, with at most two candidates per dim, decides δ ∈ D
+// exactly; on real layouts one candidate dies at once and the descent is
+// O(rank). A layout that is not nested is left to the search.
+
+// sameShape reports whether a and b differ at most in their offsets and in
+// what does not change the bytes they touch relative to their lowest byte:
+// the signs of their strides, and the strides of size-1 dims.
+func sameShape(a, b *spec.View) bool {
+	if a.ElemSize != b.ElemSize || len(a.Shape) != len(b.Shape) {
+		return false
+	}
+	for d, n := range a.Shape {
+		if n != b.Shape[d] || (n > 1 && absU(a.Strides[d]) != absU(b.Strides[d])) {
+			return false
+		}
+	}
+	return true
+}
+
+// shiftDim is one dim of a shifted pair: its extent minus one, its |stride|,
+// and the span of the dims below it (with the element).
+type shiftDim struct{ n, m, below uint64 }
+
+// shifted decides two valid, non-empty views of the same shape (sameShape)
+// whose lowest bytes are loA and loB, by the descent above. (Reflecting each
+// negative stride, i → n−1−i, makes each view its lowest byte plus
+// non-negative multiples of the |strides|: the distance is between the
+// lowest bytes, not the offsets.) ok is false when the layout is not
+// nested: the search must decide.
+func shifted(a *spec.View, loA, loB int64) (overlap, ok bool) {
+	var dims [spec.MaxRank]shiftDim
+	k := 0
+	shape, strides := a.Shape, a.Strides[:len(a.Shape)]
+	// Innermost dim first: a row-major layout then arrives sorted and the
+	// insertion sort moves nothing.
+	for d := len(shape) - 1; d >= 0; d-- {
+		n, m := shape[d], absU(strides[d])
+		if n < 2 || m == 0 {
+			continue // moves nothing
+		}
+		j := k
+		for ; j > 0 && dims[j-1].m > m; j-- { // insertion sort: at most eight dims
+			dims[j] = dims[j-1]
+		}
+		dims[j] = shiftDim{n: uint64(n - 1), m: m}
+		k++
+	}
+	// Nested? The spans stay within the view's extent, below 2^63, so
+	// nothing here wraps.
+	span := uint64(a.ElemSize)
+	for i := range dims[:k] {
+		if dims[i].m < span {
+			return false, false
+		}
+		dims[i].below = span
+		span += dims[i].n * dims[i].m
+	}
+	delta := uint64(loB - loA) // both in [0, 2^63): the difference fits
+	if loA > loB {
+		delta = uint64(loA - loB)
+	}
+	s := shiftSearch{dims: dims[:k], elem: uint64(a.ElemSize)}
+	return s.reach(k-1, delta), true
+}
+
+// shiftSearch is the descent over the sorted dims of a shifted pair.
+type shiftSearch struct {
+	dims []shiftDim
+	elem uint64
+}
+
+// reach reports whether r ≥ 0 is Σ_{j≤i} k[j]·m[j] + t for some |k[j]| ≤ n[j]
+// and |t| < elem. It walks down the dims, outermost first, keeping the one
+// remainder that can still be reached, and recurses only when both
+// candidates can (a stride less than twice the span below it).
+func (s *shiftSearch) reach(i int, r uint64) bool {
+	for ; i >= 0; i-- {
+		d := &s.dims[i]
+		q := r / d.m
+		r0 := r - q*d.m // in [0, m)
+		// k = q leaves r0; k = q+1 leaves −(m − r0), the same as m − r0
+		// by symmetry. Either must be within the span below, and k within
+		// the dim.
+		low := q <= d.n && r0 < d.below
+		high := q < d.n && r0 != 0 && d.m-r0 < d.below && !bugs.On(BugShiftOneCandidate)
+		switch {
+		case low && high:
+			if s.reach(i-1, r0) {
+				return true
+			}
+			r = d.m - r0
+		case low:
+			r = r0
+		case high:
+			r = d.m - r0
+		default:
+			return false
+		}
+	}
+	return r < s.elem
+}
