@@ -12,7 +12,8 @@ import (
 // The overlap benchmarks put the brute-force model, the bounding box, the
 // seed's hybrid GCD rule (a peer: what the seed runtime ships), the exact
 // solver, and the exact solver on views prepared once (impl=Prepared: what a
-// dependency tracker that prepares each entry at insert pays per lookup) side
+// dependency tracker that prepares each entry at insert pays per lookup) or
+// measured once (impl=Bounded: ExactBounded, what impl/tensormap calls) side
 // by side on four workloads: dense views (the fast path), random strided
 // views of rank 1 to 5, NumPy's documented example, and views over 1 MiB of
 // storage.
@@ -68,12 +69,39 @@ func runPrepared(b *testing.B, pairs [][2]spec.View) {
 	}
 }
 
-// runAll runs every checker, then the prepared path, on pairs.
+// runBounded runs ExactBounded on views whose bounds Bounds returned once,
+// outside the loop, as impl/tensormap holds them (without copying them).
+func runBounded(b *testing.B, pairs [][2]spec.View) {
+	type bounded struct{ lo, hi [2]int64 }
+	bs := make([]bounded, len(pairs))
+	for i := range pairs {
+		for k := range 2 {
+			lo, hi, ok, err := impl.Bounds(&pairs[i][k])
+			if err != nil || !ok {
+				b.Fatal(err, ok)
+			}
+			bs[i].lo[k], bs[i].hi[k] = lo, hi
+		}
+	}
+	b.ReportAllocs()
+	j := 0
+	for b.Loop() {
+		p, x := &pairs[j], &bs[j]
+		if j++; j == len(pairs) {
+			j = 0
+		}
+		overlapSink = impl.ExactBounded(&p[0], &p[1], x.lo[0], x.hi[0], x.lo[1], x.hi[1])
+	}
+}
+
+// runAll runs every checker, then the prepared and the bounded paths, on
+// pairs.
 func runAll(b *testing.B, prefix string, pairs [][2]spec.View) {
 	for _, c := range overlapCheckers {
 		b.Run(prefix+"impl="+c.name, func(b *testing.B) { runOverlap(b, c.check, pairs) })
 	}
 	b.Run(prefix+"impl=Prepared", func(b *testing.B) { runPrepared(b, pairs) })
+	b.Run(prefix+"impl=Bounded", func(b *testing.B) { runBounded(b, pairs) })
 }
 
 func mustDense(off, elem int64, shape ...int64) spec.View {

@@ -48,7 +48,7 @@ var tmImpls = []tmImpl{
 
 // BenchmarkTensorMapInsertLookup measures one Insert + Lookup + Retire with
 // `live` live entries. read=random reads a tile of any live tensor, uniformly
-// (the worst case for caches: at 64k live entries the pool is ~26 MB);
+// (the worst case for caches: at 64k live entries the pool is 16 MiB);
 // read=recent reads one written by the last 64 tasks (a consumer close
 // behind its producers, the common case of a task graph). The model is a
 // linear list searched by brute force: go test's b.N calibration bounds its
@@ -186,3 +186,34 @@ func (g *goMapTracker) LookupAll(s spec.Storage, v overlap.View, limit int) ([]s
 func (g *goMapTracker) Retire(t spec.Task) error { g.threshold = t; return nil }
 
 func (g *goMapTracker) Len() int { panic("not benchmarked") }
+
+// BenchmarkTensorMapLatencyFloor is a reference, not a map: one dependent
+// load of a random cache line from an array of the given size per op — the
+// least any structure pays per lookup whose data is a random line of a
+// working set that size. The Ring's pool is 16 MiB at live=65536 (128 Ki
+// slots of 128 bytes), so read=random can be no faster than bytes=16MiB.
+func BenchmarkTensorMapLatencyFloor(b *testing.B) {
+	for _, mib := range []int{1, 16} {
+		b.Run(fmt.Sprintf("bytes=%dMiB", mib), func(b *testing.B) {
+			lines := uint64(mib) << 20 / 64 // a power of two
+			mem := make([][8]uint64, lines)
+			for i := range mem {
+				mem[i][0] = uint64(i) // every page touched before timing
+			}
+			rnd, sink := uint64(0x9E3779B97F4A7C15), uint64(0)
+			runtime.GC()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				rnd ^= rnd << 13
+				rnd ^= rnd >> 7
+				rnd ^= rnd << 17
+				// The next address waits for this load (sink's low bit).
+				sink += mem[(rnd^sink&1)&(lines-1)][0]
+			}
+			tmFloorSink = sink
+		})
+	}
+}
+
+var tmFloorSink uint64
