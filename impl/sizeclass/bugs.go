@@ -13,6 +13,7 @@ const (
 	BugRoundWraps         bugs.ID = "sizeclass/round-wraps"
 	BugReuseNotFrozen     bugs.ID = "sizeclass/reuse-not-frozen"
 	BugTrimInUse          bugs.ID = "sizeclass/trim-in-use"
+	BugStaleListEntry     bugs.ID = "sizeclass/stale-list-entry"
 	BugOOMNoRetry         bugs.ID = "sizeclass/oom-no-retry"
 	BugLargeTooSmall      bugs.ID = "sizeclass/large-too-small"
 	BugFailedAllocCounted bugs.ID = "sizeclass/failed-alloc-counted"
@@ -35,6 +36,8 @@ func init() {
 			Summary: "a class block reused while pin mode is on is not frozen, so Trim can return memory a captured graph still uses (the seed's source)"},
 		bugs.Bug{ID: BugTrimInUse, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
 			Summary: "Trim frees every non-frozen large block without checking that it is free, returning memory still in use"},
+		bugs.Bug{ID: BugStaleListEntry, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
+			Summary: "a reused class block is marked in use but left in its free list (the seed's mark_in_use_), and its next Free lists it again: Trim frees it while in use, or twice"},
 		bugs.Bug{ID: BugOOMNoRetry, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",
 			Summary: "device out of memory is returned at once, without trimming the cache and retrying"},
 		bugs.Bug{ID: BugLargeTooSmall, Domain: "sizeclass", Impl: "Mutex", Killer: "StateMachine",

@@ -74,7 +74,15 @@ func (m *Mutex) Alloc(n int64) (spec.Addr, error) {
 		return 0, err
 	}
 	if class >= 0 {
-		if l := m.free[class]; len(l) > 0 {
+		if bugs.On(BugStaleListEntry) {
+			// The entry stays listed; in-use entries are skipped.
+			l := m.free[class]
+			for i := len(l) - 1; i >= 0; i-- {
+				if !l[i].inUse {
+					return m.handOut(l[i], n, true), nil
+				}
+			}
+		} else if l := m.free[class]; len(l) > 0 {
 			b := l[len(l)-1]
 			m.free[class] = l[:len(l)-1]
 			return m.handOut(b, n, true), nil
