@@ -1,6 +1,9 @@
 # memverify — common tasks. Every target is a plain go command; see README.md.
 GO        ?= go
 FUZZTIME  ?= 20s
+# Minimising each new interesting input may take this long (go's default is 60s,
+# which slow targets like FuzzPool spend most of a short campaign on).
+FUZZMIN   ?= 5s
 BENCHTIME ?= 200ms
 COUNT     ?= 10
 
@@ -16,7 +19,7 @@ race:
 fuzz:
 	@for t in $$($(GO) test -list '^Fuzz' ./fuzz | grep '^Fuzz'); do \
 		echo "== $$t ($(FUZZTIME))"; \
-		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) || exit 1; \
+		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN) || exit 1; \
 	done
 
 # Model, implementations and peers side by side; read the output with benchstat.
