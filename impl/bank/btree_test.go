@@ -128,7 +128,9 @@ func TestIndexRounding(t *testing.T) {
 }
 
 // trace runs a random trace of steps calls on a list of nodes of width
-// entries (at 64 bits if wide) and on the model, and compares them.
+// entries (at 64 bits if wide) and on the model, and fails the test at the
+// first call whose result, error, Stats or Blocks differ, or after which the
+// tree's invariants break. The trace tests assert through it.
 func trace(t *testing.T, cfg spec.Config, width int32, wide bool, steps int, seed uint64) {
 	t.Helper()
 	m, err := spec.NewModel(cfg)
