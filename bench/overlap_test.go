@@ -118,6 +118,19 @@ func BenchmarkOverlapDense(b *testing.B) {
 	runAll(b, "", [][2]spec.View{{mustDense(0, 4, 64, 64), mustDense(32*64*4, 4, 64, 64)}})
 }
 
+// BenchmarkOverlapDenseRanks: the dense path at other ranks, two gap-free
+// float32 views of 4096 elements each that share half of them: a vector
+// (rank 1), 16×16×16 blocks (rank 3), 4×4×16×16 batches (rank 4). Exact
+// unrolls ranks 1 and 2 (BenchmarkOverlapDense is rank 2); ranks 3 and 4
+// take its loop.
+func BenchmarkOverlapDenseRanks(b *testing.B) {
+	shapes := [][]int64{{4096}, {16, 16, 16}, {4, 4, 16, 16}}
+	for _, shape := range shapes {
+		a, c := mustDense(0, 4, shape...), mustDense(2048*4, 4, shape...)
+		runAll(b, fmt.Sprintf("rank=%d/", len(shape)), [][2]spec.View{{a, c}})
+	}
+}
+
 // overlapRandomPairs builds n pairs of random strided views of the given
 // rank over one storage of a few KiB: extents 1 to 6, strides of ±1 to 64
 // elements (any sign, some 0), element sizes 1 to 8; about half overlap.

@@ -14,14 +14,15 @@
 //     Raw views take a fused, branch-light pass (quick.go) guarded by one
 //     test after the loop: when the element size and every extent and
 //     |stride| are below 2^28 and the rank is at most 8, no product or sum
-//     in the pass can wrap, so it needs no per-term check. For two views of
-//     one rank with non-negative strides (row-major tiles and slices: the
-//     dense path), quickPair runs that pass over both in one call and
-//     answers at once when both are in order. Anything outside the guard —
-//     huge strides, addresses near 2^63, empty and invalid views — goes to
-//     the careful pass (measure.go), every product and sum checked with
-//     128-bit intermediates, which also builds the errors: sentinels of
-//     model/overlap wrapped with detail.
+//     in the pass can wrap, so it needs no per-term check. For views with
+//     non-negative strides (row-major tensors and blocks of their rows: the
+//     dense path), Exact itself runs that pass, simplified and inlined
+//     (denseSpan, written out for ranks 1 and 2 as denseSpan2), over each
+//     view and answers at once when both are in order. Anything outside the
+//     guard — huge strides, addresses near 2^63, empty and invalid views —
+//     goes to the careful pass (measure.go), every product and sum checked
+//     with 128-bit intermediates, which also builds the errors: sentinels
+//     of model/overlap wrapped with detail.
 //  2. An empty view overlaps nothing; disjoint bounds overlap nothing; two
 //     gap-free views whose bounds meet overlap. That is the O(rank) fast
 //     path that dense tensors take. (A view not in order may still be

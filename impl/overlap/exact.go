@@ -20,36 +20,75 @@ const DefaultMaxWork = 1 << 16
 // Exact answers whether a and b share a byte, exactly, with the default work
 // cap: No and Yes are always right; TooHard means the search needed more than
 // DefaultMaxWork nodes, and a dependency tracker must treat it as Yes.
+//
+// Exact itself is the dense path: for two views whose strides are all
+// non-negative and whose dims are in order (contiguous row-major tensors and
+// blocks of their rows), the offsets and extents decide; everything else
+// goes to exactQuick. The passes over the views are inlined here rather than
+// called: both views arrive by value (the first in registers, stored once
+// to its spill slot on entry, the second on the stack), and their fields
+// are read where they are, with no further call and no copy. Ranks 1 and 2
+// — vectors, matrices and blocks of them — take an unrolled pass, other
+// ranks the loop.
 func Exact(a, b spec.View) (spec.Verdict, error) {
 	if bugs.Enabled { // the seams live on the careful path
 		return exactCareful(a, b)
 	}
-	switch quickPair(&a, &b) {
-	case quickNo:
-		return spec.No, nil
-	case quickYes:
-		return spec.Yes, nil
+	var coverA, coverB, guard int64
+	switch r := len(a.Shape); {
+	case r == 2 && len(a.Strides) == 2:
+		coverA, guard = denseSpan2(a.ElemSize, a.Shape[0], a.Strides[0], a.Shape[1], a.Strides[1])
+	case r == 1 && len(a.Strides) == 1:
+		coverA, guard = denseSpan2(a.ElemSize, 1, 0, a.Shape[0], a.Strides[0])
+	case r <= spec.MaxRank && len(a.Strides) == r:
+		coverA, guard = denseSpan(a.ElemSize, a.Shape, a.Strides[:r])
+	default:
+		guard = -1
 	}
-	return exactQuick(a, b)
+	if uint64(guard) < quickLimit { // strided views leave here, before b's pass
+		switch r := len(b.Shape); {
+		case r == 2 && len(b.Strides) == 2:
+			coverB, guard = denseSpan2(b.ElemSize, b.Shape[0], b.Strides[0], b.Shape[1], b.Strides[1])
+		case r == 1 && len(b.Strides) == 1:
+			coverB, guard = denseSpan2(b.ElemSize, 1, 0, b.Shape[0], b.Strides[0])
+		case r <= spec.MaxRank && len(b.Strides) == r:
+			coverB, guard = denseSpan(b.ElemSize, b.Shape, b.Strides[:r])
+		default:
+			guard = -1
+		}
+		// The offsets are the lowest bytes; below quickOffsetLimit
+		// (negative ones fail the test too), with extents below 2^60, the
+		// sums cannot wrap.
+		offA, offB := a.Offset, b.Offset
+		if uint64(guard) < quickLimit && uint64(offA|offB) < quickOffsetLimit {
+			if offA < offB+coverB && offB < offA+coverA {
+				return spec.Yes, nil // both gap-free and their bounds meet
+			}
+			return spec.No, nil
+		}
+	}
+	// Passing the addresses on leaves both views where they are: neither is
+	// copied again.
+	return exactQuick(&a, &b)
 }
 
-// exactQuick is Exact past quickPair: quickScan on each view, then the
+// exactQuick is Exact past the dense path: quickScan on each view, then the
 // bounds, the gap-free fast path, the shifted-copy path and the search; the
 // careful path for views that are not quickScan's.
 //
 //go:noinline
-func exactQuick(a, b spec.View) (spec.Verdict, error) {
-	loA, coverA, flagsA := quickScan(&a)
-	loB, coverB, flagsB := quickScan(&b)
+func exactQuick(a, b *spec.View) (spec.Verdict, error) {
+	loA, coverA, flagsA := quickScan(a)
+	loB, coverB, flagsB := quickScan(b)
 	if flagsA|flagsB < 0 {
-		return exactCareful(a, b)
+		return exactCareful(*a, *b)
 	}
 	ba := box{lo: loA, hi: loA + coverA - 1, ordered: flagsA != 0}
 	bb := box{lo: loB, hi: loB + coverB - 1, ordered: flagsB != 0}
 	if ba.ordered && bb.ordered && boxesMeet(ba, bb) {
 		return spec.Yes, nil // both gap-free and their bounds meet
 	}
-	v, _ := decide(&a, &b, ba, bb, DefaultMaxWork)
+	v, _ := decide(a, b, ba, bb, DefaultMaxWork)
 	return v, nil
 }
 
