@@ -48,7 +48,8 @@ var tmImpls = []tmImpl{
 
 // BenchmarkTensorMapInsertLookup measures one Insert + Lookup + Retire with
 // `live` live entries. read=random reads a tile of any live tensor, uniformly
-// (the worst case for caches: at 64k live entries the pool is 16 MiB);
+// (the worst case for caches: at 64k live entries the Ring's slots take
+// 5 MiB, its buckets and task heads 1 MiB more);
 // read=recent reads one written by the last 64 tasks (a consumer close
 // behind its producers, the common case of a task graph). The model is a
 // linear list searched by brute force: go test's b.N calibration bounds its
@@ -190,10 +191,11 @@ func (g *goMapTracker) Len() int { panic("not benchmarked") }
 // BenchmarkTensorMapLatencyFloor is a reference, not a map: one dependent
 // load of a random cache line from an array of the given size per op — the
 // least any structure pays per lookup whose data is a random line of a
-// working set that size. The Ring's pool is 16 MiB at live=65536 (128 Ki
-// slots of 128 bytes), so read=random can be no faster than bytes=16MiB.
+// working set that size. The Ring's state at live=65536 is about 6 MiB
+// (128 Ki slots of 40 bytes, buckets and task heads), between the two
+// larger sizes; its live half about 3.5 MiB.
 func BenchmarkTensorMapLatencyFloor(b *testing.B) {
-	for _, mib := range []int{1, 16} {
+	for _, mib := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("bytes=%dMiB", mib), func(b *testing.B) {
 			lines := uint64(mib) << 20 / 64 // a power of two
 			mem := make([][8]uint64, lines)

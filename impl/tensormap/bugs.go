@@ -5,19 +5,21 @@ import "github.com/memverify/memverify/internal/bugs"
 // Seeded bugs of the tensormap domain, all in Ring. Each is a defect a real
 // TensorMap has had or easily could have (see seeds/tensormap-overlap.md).
 const (
-	BugTrustOrder       bugs.ID = "tensormap/trust-out-of-order"
-	BugEvictLive        bugs.ID = "tensormap/evict-live"
-	BugHashOffset       bugs.ID = "tensormap/hash-offset"
-	BugRetireOffByOne   bugs.ID = "tensormap/retire-off-by-one"
-	BugSilentTruncation bugs.ID = "tensormap/lookupall-silent-truncation"
-	BugTooHardNo        bugs.ID = "tensormap/toohard-no-dependency"
-	BugStaleTaskHead    bugs.ID = "tensormap/stale-task-head"
-	BugBBoxOnly         bugs.ID = "tensormap/bbox-only"
-	BugNoStorageCheck   bugs.ID = "tensormap/no-storage-check"
-	BugNoDedup          bugs.ID = "tensormap/lookupall-duplicates"
-	BugRetireBackwards  bugs.ID = "tensormap/retire-backwards"
-	BugTruncateHead     bugs.ID = "tensormap/truncate-from-head"
-	BugExtent32         bugs.ID = "tensormap/extent-32-bits"
+	BugTrustOrder        bugs.ID = "tensormap/trust-out-of-order"
+	BugEvictLive         bugs.ID = "tensormap/evict-live"
+	BugHashOffset        bugs.ID = "tensormap/hash-offset"
+	BugRetireOffByOne    bugs.ID = "tensormap/retire-off-by-one"
+	BugSilentTruncation  bugs.ID = "tensormap/lookupall-silent-truncation"
+	BugTooHardNo         bugs.ID = "tensormap/toohard-no-dependency"
+	BugStaleTaskHead     bugs.ID = "tensormap/stale-task-head"
+	BugBBoxOnly          bugs.ID = "tensormap/bbox-only"
+	BugNoStorageCheck    bugs.ID = "tensormap/no-storage-check"
+	BugNoDedup           bugs.ID = "tensormap/lookupall-duplicates"
+	BugRetireBackwards   bugs.ID = "tensormap/retire-backwards"
+	BugTruncateHead      bugs.ID = "tensormap/truncate-from-head"
+	BugExtent32          bugs.ID = "tensormap/extent-32-bits"
+	BugLayoutIgnoresElem bugs.ID = "tensormap/layout-ignores-elem"
+	BugLayoutUncounted   bugs.ID = "tensormap/layout-uncounted"
 )
 
 func init() {
@@ -36,6 +38,8 @@ func init() {
 	reg(BugNoStorageCheck, sm, "entries in one bucket are compared without checking the storage, so a hash collision between storages creates a dependency")
 	reg(BugNoDedup, sm, "LookupAll lists a producer once per overlapping entry instead of once")
 	reg(BugRetireBackwards, sm, "Retire below the threshold lowers it, reviving retired tasks whose chains may already be cut")
-	reg(BugExtent32, sm, "Lookup trusts a node's 32-bit extent even when the view's extent did not fit in it, so a view spanning more than 4 GiB hides its far bytes")
+	reg(BugExtent32, sm, "a view layout keeps its extent in 32 bits, so a view spanning more than 4 GiB hides its far bytes from lookups")
+	reg(BugLayoutIgnoresElem, sm, "view layouts are interned by shape and strides without the element size, so an int8 view and a float32 view of one shape share bounds")
+	reg(BugLayoutUncounted, sm, "a layout found in the table is not counted for the new slot, so it is forgotten and its id reused while other live entries still name it")
 	reg(BugTruncateHead, sm, "chain truncation clears the bucket head instead of the link before the first retired entry, dropping the live entries in front of it")
 }

@@ -43,14 +43,12 @@ func (r *Ring) Lookup(storage spec.Storage, view overlap.View) (spec.Task, bool,
 			r.truncate(b, prev, i)
 			break
 		}
-		if bugs.Enabled && n > len(r.pool) {
+		if bugs.Enabled && n > len(r.nodes) {
 			break // a seeded bug corrupted the chain into a cycle
 		}
-		// depends' cheap filters, inlined: most entries fail them. A node
-		// whose extent did not fit in 32 bits (extBig) is left to depends,
-		// which reads the entry's bound.
+		// depends' cheap filters, inlined: most entries fail them.
 		if (nd.storage == q.storage || bugs.On(BugNoStorageCheck)) && nd.lo <= q.hi &&
-			(q.lo-nd.lo <= int64(nd.ext) || (nd.ext == extBig && !bugs.On(BugExtent32))) && r.depends(i, &q) {
+			q.lo-nd.lo <= r.layouts.recs[nd.layout].ext && r.depends(i, &q) {
 			return nd.task, true, nil
 		}
 		prev, i = i, nd.next
@@ -82,7 +80,7 @@ func (r *Ring) LookupAll(storage spec.Storage, view overlap.View, limit int) ([]
 			r.truncate(b, prev, i)
 			break
 		}
-		if bugs.Enabled && n > len(r.pool) {
+		if bugs.Enabled && n > len(r.nodes) {
 			break
 		}
 		if r.depends(i, &q) && (len(out) == 0 || out[len(out)-1] != nd.task || bugs.On(BugNoDedup)) {
@@ -109,7 +107,7 @@ func (r *Ring) truncate(b, prev, i int32) {
 		r.nodes[prev].next = none
 	}
 	for n := 0; i != none; n++ {
-		if bugs.Enabled && n > len(r.pool) {
+		if bugs.Enabled && n > len(r.nodes) {
 			break
 		}
 		nd := &r.nodes[i]
@@ -131,7 +129,7 @@ func (r *Ring) depends(i int32, q *query) bool {
 	if nd.storage != q.storage && !bugs.On(BugNoStorageCheck) {
 		return false
 	}
-	lo, hi := nd.lo, r.hi(i)
+	lo, hi := nd.lo, nd.lo+r.layouts.recs[nd.layout].ext
 	if hi < q.lo || q.hi < lo {
 		return false
 	}
@@ -142,11 +140,11 @@ func (r *Ring) depends(i int32, q *query) bool {
 	if r.solver == nil {
 		// Both views were validated and measured (at Insert and in
 		// prepare): the solver starts at the bounds.
-		ev := r.view(i)
+		ev := r.layouts.view(nd.layout, lo)
 		v = implov.ExactBounded(&ev, &q.view, lo, hi, q.lo, q.hi)
 	} else {
 		var err error
-		if v, err = r.solver(r.view(i), q.view); err != nil {
+		if v, err = r.solver(r.layouts.view(nd.layout, lo), q.view); err != nil {
 			return true
 		}
 	}

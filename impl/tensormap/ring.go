@@ -20,10 +20,9 @@ type Ring struct {
 	solver    overlap.Checker // nil: call the exact solver directly (a static call)
 	nodes     []node          // the slots, as chain walks read them
 	links     []link          // the slots' back links and per-task chains
-	pool      []entry         // the slots' views
-	wide      []wide          // dims of views of rank above 4, per slot; nil until one comes
+	layouts   layouts         // the layouts the slots' views have
 	head      int32           // the slot the next Insert fills
-	used      int32           // slots ever filled, up to len(pool)
+	used      int32           // slots ever filled, up to len(nodes)
 	buckets   []int32         // chain heads, indexed by the storage's hash
 	shift     uint            // bucket index = Fibonacci hash >> shift
 	taskHead  []int32         // per-task chain heads, indexed by task & wmask
@@ -48,7 +47,6 @@ func New(cfg spec.Config) (*Ring, error) {
 		solver:   cfg.Solver,
 		nodes:    make([]node, cfg.Capacity),
 		links:    make([]link, cfg.Capacity),
-		pool:     make([]entry, cfg.Capacity),
 		buckets:  make([]int32, 1<<logN),
 		shift:    uint(64 - logN),
 		taskHead: make([]int32, window),
@@ -90,9 +88,15 @@ func (r *Ring) Insert(storage spec.Storage, view overlap.View, task spec.Task) e
 	if storage == 0 {
 		return spec.ErrNullStorage
 	}
-	lo, hi, nonEmpty, err := measure(&view)
-	if err != nil {
-		return err
+	// A view of a layout the map holds needs no measuring: its bounds
+	// follow from its offset. Any other is validated and measured.
+	id, lo, hi, found := r.layouts.find(&view)
+	nonEmpty := true
+	if !found {
+		var err error
+		if lo, hi, nonEmpty, err = measure(&view); err != nil {
+			return err
+		}
 	}
 	if r.inserted && task < r.last && !bugs.On(BugTrustOrder) {
 		return fmt.Errorf("%w: task %d after task %d", spec.ErrOutOfOrder, task, r.last)
@@ -102,12 +106,26 @@ func (r *Ring) Insert(storage spec.Storage, view overlap.View, task spec.Task) e
 	}
 	slot := r.head
 	nd, ln := &r.nodes[slot], &r.links[slot]
-	if int(r.used) == len(r.pool) {
-		if r.live(nd.task) && !bugs.On(BugEvictLive) {
-			return fmt.Errorf("%w: %d live entries", spec.ErrPoolExhausted, len(r.pool))
-		}
+	reuse := int(r.used) == len(r.nodes)
+	if reuse && r.live(nd.task) && !bugs.On(BugEvictLive) {
+		return fmt.Errorf("%w: %d live entries", spec.ErrPoolExhausted, len(r.nodes))
+	}
+	// The view's layout is counted before the reused slot's is released:
+	// when they are one layout, releasing first could forget it.
+	switch {
+	case found:
+		r.layouts.acquire(id)
+	case nonEmpty:
+		id = r.layouts.add(&view, lo, hi)
+	default: // an empty view overlaps nothing: no layout, no chain
+		id = none
+	}
+	if reuse {
 		if ln.prev != unlinked {
 			r.unlink(slot)
+		}
+		if nd.layout != none {
+			r.layouts.release(nd.layout)
 		}
 	} else {
 		r.used++
@@ -120,11 +138,10 @@ func (r *Ring) Insert(storage spec.Storage, view overlap.View, task spec.Task) e
 	if h != none && r.nodes[h].task != task && !bugs.On(BugStaleTaskHead) {
 		h = none
 	}
-	nd.storage, nd.task, nd.next = storage, task, none
+	nd.storage, nd.task, nd.lo, nd.next, nd.layout = storage, task, lo, none, id
 	ln.prev, ln.nextTask = unlinked, h
 	r.taskHead[k] = slot
-	if nonEmpty { // an empty view overlaps nothing: it needs no chain, nor its view kept
-		r.setView(slot, &view, lo, hi)
+	if nonEmpty {
 		b := r.bucketOf(storage, view.Offset)
 		first := r.buckets[b]
 		nd.next, ln.prev = first, none
@@ -133,7 +150,7 @@ func (r *Ring) Insert(storage spec.Storage, view overlap.View, task spec.Task) e
 		}
 		r.buckets[b] = slot
 	}
-	if r.head++; int(r.head) == len(r.pool) {
+	if r.head++; int(r.head) == len(r.nodes) {
 		r.head = 0
 	}
 	r.last, r.inserted = task, true
@@ -168,7 +185,7 @@ func (r *Ring) cleanup(u spec.Task) {
 		if r.nodes[i].task != u && !bugs.On(BugStaleTaskHead) {
 			break // a stale link: the slot now holds another task's entry
 		}
-		if bugs.Enabled && n > len(r.pool) {
+		if bugs.Enabled && n > len(r.nodes) {
 			break // a seeded bug corrupted the chain into a cycle
 		}
 		ln := &r.links[i]
@@ -190,7 +207,7 @@ func (r *Ring) unlink(i int32) {
 	if ln.prev != none {
 		r.nodes[ln.prev].next = nd.next
 	} else {
-		r.buckets[r.bucketOf(nd.storage, r.pool[i].off)] = nd.next
+		r.buckets[r.bucketOf(nd.storage, r.layouts.recs[nd.layout].down+nd.lo)] = nd.next
 	}
 	if nd.next != none {
 		r.links[nd.next].prev = ln.prev
@@ -203,7 +220,7 @@ func (r *Ring) unlink(i int32) {
 func (r *Ring) Len() int {
 	n := int(r.used)
 	start := 0
-	if n == len(r.pool) {
+	if n == len(r.nodes) {
 		start = int(r.head)
 	}
 	lo, hi := 0, n // find the first live entry in ring order
