@@ -49,45 +49,75 @@ func sameShape(a, b *spec.View) bool {
 type shiftDim struct{ n, m, below uint64 }
 
 // shifted decides two valid, non-empty views of the same shape (sameShape)
-// whose lowest bytes are loA and loB, by the descent above. (Reflecting each
-// negative stride, i → n−1−i, makes each view its lowest byte plus
-// non-negative multiples of the |strides|: the distance is between the
-// lowest bytes, not the offsets.) ok is false when the layout is not
-// nested: the search must decide.
+// whose lowest bytes are loA and loB, by the descent above. ok is false
+// when the layout is not nested: the search must decide.
 func shifted(a *spec.View, loA, loB int64) (overlap, ok bool) {
-	var dims [spec.MaxRank]shiftDim
+	p := PlanShift(a)
+	return p.Overlap(loA, loB)
+}
+
+// A ShiftPlan is the shifted-copy test of one layout (element size, shape
+// and strides), planned once: the dims that move something, sorted by
+// |stride|, with the span below each. A dependency tracker that keeps each
+// layout once plans it once, and every pair of its views at two offsets is
+// then decided by the descent alone.
+type ShiftPlan struct {
+	dims   [spec.MaxRank]shiftDim
+	k      int32 // dims[:k] move something
+	nested bool  // each |stride| at least the span below it: the descent decides
+	elem   uint64
+}
+
+// PlanShift plans the shifted-copy test for views with v's layout. v must be
+// valid and non-empty (Bounds accepted it).
+func PlanShift(v *spec.View) ShiftPlan {
+	p := ShiftPlan{elem: uint64(v.ElemSize)}
 	k := 0
-	shape, strides := a.Shape, a.Strides[:len(a.Shape)]
+	shape, strides := v.Shape, v.Strides[:len(v.Shape)]
 	// Innermost dim first: a row-major layout then arrives sorted and the
-	// insertion sort moves nothing.
+	// insertion sort moves nothing. (Reflecting each negative stride,
+	// i → n−1−i, makes a view its lowest byte plus non-negative multiples
+	// of the |strides|: the distance is between the lowest bytes.)
 	for d := len(shape) - 1; d >= 0; d-- {
 		n, m := shape[d], absU(strides[d])
 		if n < 2 || m == 0 {
 			continue // moves nothing
 		}
 		j := k
-		for ; j > 0 && dims[j-1].m > m; j-- { // insertion sort: at most eight dims
-			dims[j] = dims[j-1]
+		for ; j > 0 && p.dims[j-1].m > m; j-- { // insertion sort: at most eight dims
+			p.dims[j] = p.dims[j-1]
 		}
-		dims[j] = shiftDim{n: uint64(n - 1), m: m}
+		p.dims[j] = shiftDim{n: uint64(n - 1), m: m}
 		k++
 	}
+	p.k = int32(k)
 	// Nested? The spans stay within the view's extent, below 2^63, so
 	// nothing here wraps.
-	span := uint64(a.ElemSize)
-	for i := range dims[:k] {
-		if dims[i].m < span {
-			return false, false
+	span := p.elem
+	for i := range p.dims[:k] {
+		if p.dims[i].m < span {
+			return p
 		}
-		dims[i].below = span
-		span += dims[i].n * dims[i].m
+		p.dims[i].below = span
+		span += p.dims[i].n * p.dims[i].m
+	}
+	p.nested = true
+	return p
+}
+
+// Overlap decides two views with the planned layout whose lowest bytes are
+// loA and loB (both in [0, 2^63)). ok is false when the layout is not
+// nested: then the search must decide (ExactBounded).
+func (p *ShiftPlan) Overlap(loA, loB int64) (overlap, ok bool) {
+	if !p.nested {
+		return false, false
 	}
 	delta := uint64(loB - loA) // both in [0, 2^63): the difference fits
 	if loA > loB {
 		delta = uint64(loA - loB)
 	}
-	s := shiftSearch{dims: dims[:k], elem: uint64(a.ElemSize)}
-	return s.reach(k-1, delta), true
+	s := shiftSearch{dims: p.dims[:p.k], elem: p.elem}
+	return s.reach(int(p.k)-1, delta), true
 }
 
 // shiftSearch is the descent over the sorted dims of a shifted pair.

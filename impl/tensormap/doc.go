@@ -52,16 +52,17 @@
 //
 // Overlap is decided by the exact solver of impl/overlap (or Config.Solver),
 // after two cheap filters: the byte bounds of each entry (its node's lowest
-// byte and its layout's extent, as overlap.Bounds, the solver's own
-// validating pass, computed them for the layout's first view; a lookup's by
-// Bounds) must meet, and an entry with the query's lowest or highest byte
-// overlaps it at once (a non-empty view touches both: this settles the same
-// view written and read from the node alone). With the
-// default solver the map calls overlap.ExactBounded, which starts at the
-// bounds instead of validating and measuring both views again; tiles of one
-// tensor, the commonest pair whose bounds meet without overlapping, take
-// its shifted-copy path in O(rank). TooHard and solver errors count as
-// dependencies.
+// byte and its layout's extent) and the query's (from its layout when the
+// map holds it, else by overlap.Bounds, the solver's own validating pass)
+// must meet, and an entry with the query's lowest or highest byte overlaps
+// it at once (a non-empty view touches both: this settles the same view
+// written and read from the node alone). With the default solver, an entry
+// of the query's own layout — the tiles of one tensor, the commonest pair
+// whose bounds meet without overlapping — is decided by the layout's shift
+// plan (impl/overlap's shifted-copy descent, planned once when the layout
+// was interned) in O(rank); any other pair goes to overlap.ExactBounded,
+// which starts at the bounds instead of validating and measuring both
+// views again. TooHard and solver errors count as dependencies.
 //
 // Costs: Insert O(rank), expected (a hash probe for a layout that is not the
 // last one found); Retire O(entries retired) plus O(window) for a jump

@@ -3,6 +3,7 @@ package tensormap
 import (
 	"math/bits"
 
+	implov "github.com/memverify/memverify/impl/overlap"
 	"github.com/memverify/memverify/internal/bugs"
 	"github.com/memverify/memverify/model/overlap"
 )
@@ -21,6 +22,7 @@ type layout struct {
 	rank    int32
 	shape   [overlap.MaxRank]int64
 	strides [overlap.MaxRank]int64
+	shift   implov.ShiftPlan // decides two views of this layout at two offsets
 }
 
 // layouts interns the layouts of the views in the pool: each slot names its
@@ -44,7 +46,9 @@ type layouts struct {
 	index []int32  // id+1 of the layout at each position, 0 for none
 	shift uint     // position = hash >> shift
 	n     int      // ids in the index
-	last  int32    // id+1 of the layout find returned last, 0 for none
+	// id+1 of the layout find returned last for an Insert and for a
+	// lookup, 0 for none: writers and readers may use different layouts.
+	lastInsert, lastLookup int32
 }
 
 // layoutHash hashes what a layout is made of; rank and len(v.Strides) are
@@ -79,18 +83,19 @@ func (l *layout) same(v *overlap.View) bool {
 
 // find returns the id of v's layout and v's bounds, or ok false when the
 // table does not hold the layout or v at its offset leaves [0, 2^63): then
-// only the careful measure can say what is wrong. The layout found last is
-// tried before hashing: inserts come in runs of one layout (the tiles of a
-// tensor), and a hit costs one comparison of the dims.
-func (ls *layouts) find(v *overlap.View) (id int32, lo, hi int64, ok bool) {
+// only the careful measure can say what is wrong. The layout found last
+// (*last, one for inserts and one for lookups) is tried before hashing:
+// views come in runs of one layout (the tiles of a tensor), and a hit costs
+// one comparison of the dims.
+func (ls *layouts) find(v *overlap.View, last *int32) (id int32, lo, hi int64, ok bool) {
 	if len(v.Shape) > overlap.MaxRank || len(v.Strides) != len(v.Shape) {
 		return none, 0, 0, false
 	}
-	if id = ls.last - 1; id == none || !ls.recs[id].same(v) {
+	if id = *last - 1; id == none || !ls.recs[id].same(v) {
 		if id = ls.lookup(v, layoutHash(v)); id == none {
 			return none, 0, 0, false
 		}
-		ls.last = id + 1
+		*last = id + 1
 	}
 	// lo = offset − down must not fall below 0, nor hi = lo + ext pass
 	// 2^63 − 1; both tests are free of overflow.
@@ -146,6 +151,7 @@ func (ls *layouts) add(v *overlap.View, lo, hi int64) int32 {
 	}
 	copy(l.shape[:], v.Shape)
 	copy(l.strides[:], v.Strides)
+	l.shift = implov.PlanShift(v)
 	if 2*(ls.n+1) > len(ls.index) {
 		ls.grow()
 	}
@@ -162,8 +168,12 @@ func (ls *layouts) release(id int32) {
 	}
 	ls.remove(id)
 	ls.free = append(ls.free, id)
-	if ls.last == id+1 {
-		ls.last = 0 // find must not hand out an id that is free
+	// find must not hand out an id that is free.
+	if ls.lastInsert == id+1 {
+		ls.lastInsert = 0
+	}
+	if ls.lastLookup == id+1 {
+		ls.lastLookup = 0
 	}
 }
 

@@ -33,7 +33,7 @@ func TestLayoutsAgainstCounts(t *testing.T) {
 	for step := range 20000 {
 		k := rng.IntN(len(views))
 		v := &views[k]
-		id, lo, hi, found := ls.find(v)
+		id, lo, hi, found := ls.find(v, &ls.lastInsert)
 		if found != (refs[k] > 0) {
 			t.Fatalf("step %d: find(view %d) found=%v with %d references", step, k, found, refs[k])
 		}
@@ -96,7 +96,7 @@ func TestLayoutsFindChecksTheOffset(t *testing.T) {
 	}{{100, true}, {80, true}, {79, false}, {-1, false}, {1<<63 - 1 - 35, true}, {1<<63 - 1 - 34, false}} {
 		w := v
 		w.Offset = c.off
-		_, _, _, found := ls.find(&w)
+		_, _, _, found := ls.find(&w, &ls.lastLookup)
 		_, _, _, err := implov.Bounds(&w)
 		if found != c.want || (err == nil) != c.want {
 			t.Errorf("offset %d: found %v, Bounds error %v; want found %v", c.off, found, err, c.want)
@@ -107,7 +107,7 @@ func TestLayoutsFindChecksTheOffset(t *testing.T) {
 		{Offset: 100, ElemSize: 2, Shape: []int64{3, 5}, Strides: []int64{-40, 8}},
 		{Offset: 100, ElemSize: 4, Shape: []int64{3, 5, 1}, Strides: []int64{-40, 8, 0}},
 	} {
-		if _, _, _, found := ls.find(&w); found {
+		if _, _, _, found := ls.find(&w, &ls.lastLookup); found {
 			t.Errorf("find(%v) found the layout of %v", w, v)
 		}
 	}

@@ -9,20 +9,28 @@ import (
 	spec "github.com/memverify/memverify/model/tensormap"
 )
 
-// query is a validated lookup: its storage, view and byte bounds.
+// query is a validated lookup: its storage, view, byte bounds, and layout
+// when the map holds it (none otherwise).
 type query struct {
 	storage spec.Storage
 	view    overlap.View
 	lo, hi  int64
+	layout  int32
 }
 
 // prepare validates a lookup's arguments into q. ok is false for an empty
-// view, which overlaps nothing.
-func (q *query) prepare(storage spec.Storage, view *overlap.View) (ok bool, err error) {
+// view, which overlaps nothing. A view of a layout the map holds is not
+// measured: its bounds follow from its offset, and an entry of the same
+// layout is its shifted copy.
+func (r *Ring) prepare(q *query, storage spec.Storage, view *overlap.View) (ok bool, err error) {
 	if storage == 0 {
 		return false, spec.ErrNullStorage
 	}
 	q.storage, q.view = storage, *view
+	var found bool
+	if q.layout, q.lo, q.hi, found = r.layouts.find(view, &r.layouts.lastLookup); found {
+		return true, nil
+	}
 	q.lo, q.hi, ok, err = measure(view)
 	return ok, err
 }
@@ -32,7 +40,7 @@ func (q *query) prepare(storage spec.Storage, view *overlap.View) (ok bool, err 
 // cuts the chain there, since everything behind it is older still.
 func (r *Ring) Lookup(storage spec.Storage, view overlap.View) (spec.Task, bool, error) {
 	var q query
-	if ok, err := q.prepare(storage, &view); !ok {
+	if ok, err := r.prepare(&q, storage, &view); !ok {
 		return 0, false, err
 	}
 	b := r.bucketOf(storage, view.Offset)
@@ -61,7 +69,7 @@ func (r *Ring) Lookup(storage spec.Storage, view overlap.View) (spec.Task, bool,
 // found removes duplicates.
 func (r *Ring) LookupAll(storage spec.Storage, view overlap.View, limit int) ([]spec.Task, error) {
 	var q query
-	ok, err := q.prepare(storage, &view)
+	ok, err := r.prepare(&q, storage, &view)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +148,11 @@ func (r *Ring) depends(i int32, q *query) bool {
 	if r.solver == nil {
 		// Both views were validated and measured (at Insert and in
 		// prepare): the solver starts at the bounds.
+		if nd.layout == q.layout { // shifted copies: the layout's plan decides
+			if found, ok := r.layouts.recs[nd.layout].shift.Overlap(lo, q.lo); ok {
+				return found
+			}
+		}
 		ev := r.layouts.view(nd.layout, lo)
 		v = implov.ExactBounded(&ev, &q.view, lo, hi, q.lo, q.hi)
 	} else {

@@ -90,7 +90,7 @@ func (r *Ring) Insert(storage spec.Storage, view overlap.View, task spec.Task) e
 	}
 	// A view of a layout the map holds needs no measuring: its bounds
 	// follow from its offset. Any other is validated and measured.
-	id, lo, hi, found := r.layouts.find(&view)
+	id, lo, hi, found := r.layouts.find(&view, &r.layouts.lastInsert)
 	nonEmpty := true
 	if !found {
 		var err error
