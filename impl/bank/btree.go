@@ -24,7 +24,9 @@ import "slices"
 // the upper ones resident in cache. Nodes live in one arena slice with
 // recycled slots: no allocation once the arena has grown. Every leaf is at
 // depth height-1. A node other than the root holds at least max/2 entries,
-// so height is O(log n).
+// so height is O(log n). A full leaf first lends entries to a neighbour with
+// room and splits only when neither has any (lend), which keeps leaves about
+// four fifths full where halving splits alone leave them two thirds full.
 //
 // Updates go through a cursor, the path of one descent: set, insertAfter
 // and deleteAt work at its leaf and walk back up it, so a search followed by
@@ -84,6 +86,29 @@ type btree[K key] struct {
 	height int   // levels; leaves are at level height-1
 	max    int32 // capacity in use, 4..fan: wideFan at 64 bits (tests shrink it to build deep trees)
 	ties   bool  // entries with equal keys are ordered by value
+	sink   K     // written by touch, never read
+}
+
+// touch loads one word from each of the four cache lines of leaf x that a
+// search goes on to read (count and first keys, last keys, first values,
+// last values, at either width), all at once, before the search starts.
+// Below the upper levels a node is seldom in cache, and the search would
+// otherwise meet its lines one after the other: the count, then the key the
+// binary search picks, then the value at the slot found, then the tails that
+// an insertion or removal shifts. Loaded together, their misses overlap.
+// The words go into sink only so that the loads are kept.
+func (t *btree[K]) touch(x int32) {
+	nd := &t.nodes[x]
+	h := t.max / 2
+	t.sink ^= nd.n ^ nd.k[h] ^ nd.v[0] ^ nd.v[h+1]
+}
+
+// touchInner is touch for inner node x on a search by key: the lines of its
+// count and keys and the two of its children.
+func (t *btree[K]) touchInner(x int32) {
+	nd, kd := &t.nodes[x], &t.kids[x]
+	h := t.max / 2
+	t.sink ^= nd.n ^ nd.k[h] ^ K(kd[0]) ^ K(kd[h+1])
 }
 
 // cursor is a root-to-leaf path: node[l] and the slot pos[l] taken at level
@@ -154,18 +179,21 @@ func (t *btree[K]) rank(x int32, k, v K) int32 {
 // seekLE points c at the last entry ≤ (k, v) and reports whether there is
 // one; if not, c is before the first entry (next moves to it).
 func (t *btree[K]) seekLE(c *cursor, k, v K) bool {
-	x := t.root
-	for l := 0; ; l++ {
+	x, l := t.root, 0
+	for ; l < t.height-1; l++ {
 		c.node[l] = x
-		r := t.rank(x, k, v)
-		if l == t.height-1 {
-			c.pos[l] = r - 1
-			return r > 0
+		if l > 0 { // the root stays in cache
+			t.touchInner(x)
 		}
-		r = max(r-1, 0)
+		r := max(t.rank(x, k, v)-1, 0)
 		c.pos[l] = r
 		x = t.kids[x][r]
 	}
+	c.node[l] = x
+	t.touch(x)
+	r := t.rank(x, k, v)
+	c.pos[l] = r - 1
+	return r > 0
 }
 
 // next moves c to the following entry; false at the end.
@@ -269,11 +297,18 @@ func (t *btree[K]) raise(c *cursor, l int, front bool, k, w, oldMax, newMax K) {
 // largest is the largest value among node x's slots.
 func (t *btree[K]) largest(x int32) K {
 	nd := &t.nodes[x]
-	m := K(0)
-	for _, v := range nd.v[:nd.size()] {
-		m = max(m, v)
+	vs := nd.v[:nd.size()]
+	// Four slots a step into two running maxima: half the loop overhead
+	// of one slot a step, and two independent chains of comparisons.
+	var m0, m1 K
+	for len(vs) >= 4 {
+		m0, m1 = max(m0, vs[0], vs[1]), max(m1, vs[2], vs[3])
+		vs = vs[4:]
 	}
-	return m
+	for _, v := range vs {
+		m0 = max(m0, v)
+	}
+	return max(m0, m1)
 }
 
 // top is the largest value in the tree (0 when empty).
@@ -396,11 +431,21 @@ func (t *btree[K]) split(c *cursor, k1, v1, k2, v2 K) {
 
 // spread puts (k, v) at slot p of c's leaf and brings the path up to
 // date: the leaf's smallest entry is now (fk, fw) if front, and its largest
-// value went from oldMax to newMax. A full node splits and hands its new
-// right sibling to the level above; above the last split, the slots are
+// value went from oldMax to newMax. A full leaf lends to a neighbour if it
+// can (lend); otherwise a full node splits and hands its new right sibling
+// to the level above. Above the last change of shape, the slots are
 // refreshed only while they change (raise).
 func (t *btree[K]) spread(c *cursor, p int32, k, v K, front bool, fk, fw, oldMax, newMax K) {
 	l := t.height - 1
+	if x := c.node[l]; t.nodes[x].size() < t.max { // most often: room in the leaf
+		t.putSlot(x, p, k, v, 0, nilNode)
+		t.raise(c, l-1, front, fk, fw, oldMax, newMax)
+		return
+	}
+	if l > 0 && t.lend(c, p, k, v) {
+		t.raise(c, l-2, front && c.pos[l-1] == 0, fk, fw, oldMax, newMax)
+		return
+	}
 	s := t.put(c.node[l], p, k, v, 0, nilNode)
 	for l--; l >= 0; l-- {
 		x, i := c.node[l], c.pos[l]
@@ -422,6 +467,52 @@ func (t *btree[K]) spread(c *cursor, p int32, k, v K, front bool, fk, fw, oldMax
 	t.height++
 	t.pull(root, 0)
 	t.pull(root, 1)
+}
+
+// lend puts (k, v) at slot p of c's leaf, which is full, by first moving
+// some of its entries to a neighbouring leaf with room: half that room, so
+// that both end about equally full. It refreshes the parent's two slots and
+// reports false, changing nothing, when neither neighbour has room for two
+// more entries.
+func (t *btree[K]) lend(c *cursor, p int32, k, v K) bool {
+	l := t.height - 1
+	x, px, i := c.node[l], c.node[l-1], c.pos[l-1]
+	full := t.max
+	if i > 0 {
+		y := t.kids[px][i-1]
+		if ny := t.nodes[y].size(); full-ny >= 2 {
+			m := (full - ny) / 2 // x's first m entries move to the end of y
+			t.move(x, 0, y, ny, m)
+			t.move(x, m, x, 0, full-m)
+			t.nodes[y].n, t.nodes[x].n = K(ny+m), K(full-m)
+			if p < m {
+				t.putSlot(y, ny+p, k, v, 0, nilNode)
+			} else {
+				t.putSlot(x, p-m, k, v, 0, nilNode)
+			}
+			t.pull(px, i-1)
+			t.pull(px, i)
+			return true
+		}
+	}
+	if i+1 < t.nodes[px].size() {
+		z := t.kids[px][i+1]
+		if nz := t.nodes[z].size(); full-nz >= 2 {
+			m := (full - nz) / 2 // x's last m entries move to the front of z
+			t.move(z, 0, z, m, nz)
+			t.move(x, full-m, z, 0, m)
+			t.nodes[z].n, t.nodes[x].n = K(nz+m), K(full-m)
+			if p > full-m {
+				t.putSlot(z, p-(full-m), k, v, 0, nilNode)
+			} else {
+				t.putSlot(x, p, k, v, 0, nilNode)
+			}
+			t.pull(px, i)
+			t.pull(px, i+1)
+			return true
+		}
+	}
+	return false
 }
 
 // delete removes the entry (k, v), if present.

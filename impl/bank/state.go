@@ -108,6 +108,8 @@ func (f *FreeListOpt) Restore(s spec.State) error {
 	return nil
 }
 
-// buildFill is the slots per node a rebuilt tree starts with: three
-// quarters of the width, about where random updates keep a B-tree.
-func buildFill(width int32) int32 { return max(width*3/4, width/2+1) }
+// buildFill is the slots per leaf a rebuilt tree starts with: four fifths
+// of the width, about where random updates keep the tree (a full leaf lends
+// to a neighbour before it splits; see btree.lend), so that the first
+// updates neither split every leaf nor merge them.
+func buildFill(width int32) int32 { return max(width-width/5, width/2+1) }
