@@ -95,7 +95,7 @@ func tmInsertLookup(b *testing.B, im tmImpl, live int, layout string, recent boo
 	}
 	rnd := uint64(0x9E3779B97F4A7C15)
 	found := 0
-	runtime.GC() // garbage of earlier sub-benchmarks must not be collected on our time
+	runtime.GC() // the warm-up's garbage (the model's, above all) must not be collected on our time
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 2 * n; i < 2*n+uint64(b.N); i++ {
