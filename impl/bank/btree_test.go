@@ -45,7 +45,9 @@ func TestFreeListOptDeepTrees(t *testing.T) {
 		for _, policy := range []spec.Policy{spec.FirstFit, spec.BestFit} {
 			for _, wide := range []bool{false, true} {
 				cfg := spec.Config{Offset: 1 << 12, Size: 1 << 20, Alignment: 16, MinAllocation: 32, Policy: policy}
-				trace(t, cfg, width, wide, 6000, uint64(width))
+				t.Run(fmt.Sprintf("width=%d/%v/wide=%v", width, policy, wide), func(t *testing.T) {
+					trace(t, cfg, width, wide, 6000, uint64(width))
+				})
 			}
 		}
 	}
@@ -57,8 +59,8 @@ func TestFreeListOptDeepTrees(t *testing.T) {
 func TestFreeListOptWideRange(t *testing.T) {
 	for _, policy := range []spec.Policy{spec.FirstFit, spec.BestFit} {
 		cfg := spec.Config{Offset: 1 << 44, Size: 1 << 40, Alignment: 16, MinAllocation: 32, Policy: policy}
-		trace(t, cfg, 4, true, 3000, 7)
-		trace(t, cfg, 0, false, 3000, 8) // the default width, wideFan
+		t.Run(fmt.Sprintf("%v/width=4", policy), func(t *testing.T) { trace(t, cfg, 4, true, 3000, 7) })
+		t.Run(fmt.Sprintf("%v/width=default", policy), func(t *testing.T) { trace(t, cfg, 0, false, 3000, 8) }) // wideFan
 	}
 }
 
