@@ -37,11 +37,11 @@ type layout struct {
 // zero; its id is then reused. The table so holds at most one layout per
 // slot, whatever the views: in the worst case, every view of its own
 // layout, 376 bytes a slot more (a view copied into each slot, as before,
-// took 96 bytes, and 128 more for rank above 4). The index is open addressing with linear
-// probing over the hash, at most half full; it grows by doubling and
-// deletes by shifting back the entries behind a hole, so it never needs
-// tombstones. Growing allocates; a steady state with no new layouts does
-// not.
+// took 96 bytes, and 128 more for rank above 4). The index is open
+// addressing with linear probing over the hash, at most half full; it
+// grows by doubling and deletes by shifting back the entries behind a
+// hole, so it never needs tombstones. Growing allocates; a steady state
+// with no new layouts does not.
 type layouts struct {
 	recs  []layout // by id
 	free  []int32  // ids with no references, for reuse
