@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/memverify/memverify/internal/benchcmp"
+	"github.com/memverify/memverify/internal/goals"
 )
 
 // benchOptions are the flags of `verify bench`.
@@ -17,6 +18,7 @@ type benchOptions struct {
 	count     int
 	benchtime string
 	file      string
+	gate      bool // exit 1 when a measured goal is not met
 }
 
 // runBench runs the benchmarks in bench/ (or reads a file of earlier results),
@@ -58,12 +60,29 @@ func runBench(o options, bo benchOptions) int {
 		return 1
 	}
 	fmt.Printf("\n%s", benchcmp.Format(rows))
+	verdicts := goals.Judge(rows)
+	fmt.Printf("\nGoals (%d of %d measured goals missed in this run):\n\n%s", goals.Missed(verdicts), measured(verdicts), goals.Format(verdicts))
 	rep := newReport()
-	rep.Bench = rows
+	rep.Bench, rep.Goals = rows, verdicts
 	if err := rep.write(o.out); err != nil {
 		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
 	}
+	if bo.gate && goals.Missed(verdicts) > 0 {
+		fmt.Fprintf(os.Stderr, "verify bench: %d goals not met (-gate)\n", goals.Missed(verdicts))
+		return 1
+	}
 	return 0
+}
+
+// measured counts the goals the run had benchmarks for.
+func measured(vs []goals.Verdict) int {
+	n := 0
+	for _, v := range vs {
+		if v.Status != "not measured" {
+			n++
+		}
+	}
+	return n
 }
 
 func joinArgs(args []string) string {

@@ -11,8 +11,9 @@
 //	run      run the property suites (filter with -domain, -property, -impl)
 //	mutants  build once with -tags mutants and run every seeded bug against the
 //	         properties; ends with "killed K of N"
-//	bench    run the benchmarks in bench/ (or read -file) and compare every
-//	         implementation with the model of its group, benchstat-style
+//	bench    run the benchmarks in bench/ (or read -file), compare every
+//	         implementation with the model of its group, benchstat-style, and
+//	         judge the performance goals (-gate: exit 1 if one is missed)
 //	list     list the suites and the seeded bugs
 //
 // rapid's flags tune the runs: -rapid.checks, -rapid.steps, -rapid.seed.
@@ -55,6 +56,7 @@ func main() {
 	flag.IntVar(&bo.count, "count", 10, "bench: runs of each benchmark")
 	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
 	flag.StringVar(&bo.file, "file", "", "bench: read results from this file instead of running")
+	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 when a measured performance goal is not met")
 	flag.StringVar(&o.domain, "domain", "", "only these domains (comma-separated)")
 	flag.StringVar(&o.property, "property", "", "only these properties (comma-separated)")
 	flag.StringVar(&o.impl, "impl", "", "only these implementations (comma-separated)")

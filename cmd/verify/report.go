@@ -13,20 +13,22 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/benchcmp"
+	"github.com/memverify/memverify/internal/goals"
 	"github.com/montanaflynn/stats"
 )
 
 // Report is everything one verify run found, as structured values: the
-// Markdown and JSON files are both built from it, and later report formats
-// (HTML, the benchmark gate) read the JSON.
+// Markdown and JSON files are both built from it, and tools that track runs
+// over time can read the JSON.
 type Report struct {
-	Started   time.Time      `json:"started"`
-	GoVersion string         `json:"go_version"`
-	Platform  string         `json:"platform"`
-	Suites    []SuiteResult  `json:"suites,omitempty"`
-	Campaign  *campaign      `json:"mutants,omitempty"`
-	Bench     []benchcmp.Row `json:"bench,omitempty"`
-	Accuracy  *Accuracy      `json:"overlap_accuracy,omitempty"`
+	Started   time.Time       `json:"started"`
+	GoVersion string          `json:"go_version"`
+	Platform  string          `json:"platform"`
+	Suites    []SuiteResult   `json:"suites,omitempty"`
+	Campaign  *campaign       `json:"mutants,omitempty"`
+	Bench     []benchcmp.Row  `json:"bench,omitempty"`
+	Goals     []goals.Verdict `json:"goals,omitempty"`
+	Accuracy  *Accuracy       `json:"overlap_accuracy,omitempty"`
 }
 
 func newReport() *Report {
@@ -68,6 +70,9 @@ func (r *Report) markdown() string {
 	}
 	if len(r.Bench) > 0 {
 		fmt.Fprintf(&b, "## Benchmarks\n\nMedians with 95%% confidence intervals; \"vs ref\" is the model's median over the implementation's, from the same run, with the Mann-Whitney p-value.\n\n%s\n", benchcmp.Format(r.Bench))
+	}
+	if len(r.Goals) > 0 {
+		fmt.Fprintf(&b, "## Goals\n\nEach performance goal of the issues, judged on the medians above (internal/goals).\n\n%s\n", goals.Format(r.Goals))
 	}
 	return b.String()
 }

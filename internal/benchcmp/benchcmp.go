@@ -150,12 +150,13 @@ func Format(rows []Row) string {
 		}
 		e := extra[key{r.Group, r.Impl}]
 		fmt.Fprintf(&b, "| %s | %s | %s [%s, %s] | %s | %s | %.0f | %.0f |\n", r.Group, r.Impl,
-			ns(r.Median), ns(r.Lo), ns(r.Hi), vs, p, e["B/op"], e["allocs/op"])
+			Duration(r.Median), Duration(r.Lo), Duration(r.Hi), vs, p, e["B/op"], e["allocs/op"])
 	}
 	return b.String()
 }
 
-func ns(sec float64) string {
+// Duration renders seconds per op as the tables do: 8.4ns, 1.22µs, 2.43ms.
+func Duration(sec float64) string {
 	switch v := sec * 1e9; {
 	case v < 1000:
 		return fmt.Sprintf("%.1fns", v)

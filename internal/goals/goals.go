@@ -1,0 +1,258 @@
+// Package goals holds memverify's performance goals as data and judges a
+// benchmark run against them.
+//
+// Each goal is one sentence of an issue ("at 10k live blocks the optimised
+// list at least 20× the model") turned into checks over the medians that
+// internal/benchcmp computes from `go test -bench` output: a bound on one
+// implementation's median, a ratio between two implementations of one
+// group, a growth ratio across a sweep, or zero allocations. A goal is met
+// when every one of its checks is; a goal whose benchmarks are missing from
+// the run is reported as not measured, never as met. Judging from the same
+// medians the tables show means the "met?" column of bench/README.md is
+// computed, not transcribed.
+//
+// Wall-clock goals are judged as measured. On a shared host the same code
+// can meet a bound in one run and miss it in the next; the verdict belongs
+// to the run, and the run's file is what to quote with it.
+package goals
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/memverify/memverify/internal/benchcmp"
+)
+
+// Goal is one performance goal of one domain.
+type Goal struct {
+	Domain string
+	Text   string  // the goal as the issue states it
+	checks []check // all must hold
+}
+
+// check judges one aspect of a goal over a run's medians. It returns one
+// case per benchmark group it looked at; none when the run lacks them.
+type check func(run) []Case
+
+// Case is one measured case of a goal: "rank=3: 134.2ns ≤ 300ns".
+type Case struct {
+	Name     string `json:"name"`     // the group (or groups) it was measured on
+	Measured string `json:"measured"` // the figure and the bound
+	Met      bool   `json:"met"`
+	// slack is the bound over the figure, oriented so that 1 is exactly
+	// at the bound and below 1 misses it: the tightest case has the least.
+	slack float64
+}
+
+// Verdict is a goal judged on one run.
+type Verdict struct {
+	Domain string `json:"domain"`
+	Goal   string `json:"goal"`
+	Cases  []Case `json:"cases"`
+	// Status is "met", "not met" or "not measured".
+	Status string `json:"status"`
+}
+
+// run indexes a run's rows by group, implementation and unit.
+type run map[[3]string]benchcmp.Row
+
+func index(rows []benchcmp.Row) run {
+	r := run{}
+	for _, row := range rows {
+		r[[3]string{row.Group, row.Impl, row.Unit}] = row
+	}
+	return r
+}
+
+// groups returns the groups matching pattern (path.Match: a * stays within
+// one level of the name) that have a sec/op row for impl, sorted.
+func (r run) groups(pattern, impl string) []string {
+	var out []string
+	for k := range r {
+		if k[1] != impl || k[2] != "sec/op" {
+			continue
+		}
+		if ok, _ := path.Match(pattern, k[0]); ok {
+			out = append(out, k[0])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// median returns the median of group/impl in unit, if the run has it.
+func (r run) median(group, impl, unit string) (float64, bool) {
+	row, ok := r[[3]string{group, impl, unit}]
+	return row.Median, ok
+}
+
+// Judge evaluates every goal on rows, in the order of All.
+func Judge(rows []benchcmp.Row) []Verdict {
+	r := index(rows)
+	var out []Verdict
+	for _, g := range All {
+		v := Verdict{Domain: g.Domain, Goal: g.Text, Status: "not measured"}
+		for _, c := range g.checks {
+			v.Cases = append(v.Cases, c(r)...)
+		}
+		if len(v.Cases) > 0 {
+			v.Status = "met"
+			for _, c := range v.Cases {
+				if !c.Met {
+					v.Status = "not met"
+				}
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// atMost: the median of impl on every group matching pattern is at most
+// limit (seconds per op).
+func atMost(pattern string, impls []string, limit float64) check {
+	return func(r run) []Case {
+		var out []Case
+		for _, impl := range impls {
+			for _, g := range r.groups(pattern, impl) {
+				m, _ := r.median(g, impl, "sec/op")
+				out = append(out, Case{
+					Name:     caseName(g, impl),
+					Measured: fmt.Sprintf("%s (goal ≤ %s)", benchcmp.Duration(m), benchcmp.Duration(limit)),
+					Met:      m <= limit,
+					slack:    limit / m,
+				})
+			}
+		}
+		return out
+	}
+}
+
+// faster: on every group matching pattern, ref's median over impl's is at
+// least times.
+func faster(pattern, ref string, impls []string, times float64) check {
+	return func(r run) []Case {
+		var out []Case
+		for _, impl := range impls {
+			for _, g := range r.groups(pattern, impl) {
+				m, _ := r.median(g, impl, "sec/op")
+				rm, ok := r.median(g, ref, "sec/op")
+				if !ok || m == 0 {
+					continue
+				}
+				out = append(out, Case{
+					Name:     caseName(g, impl),
+					Measured: fmt.Sprintf("%s×: %s against %s's %s (goal ≥ %s×)", ratio(rm/m), benchcmp.Duration(m), ref, benchcmp.Duration(rm), ratio(times)),
+					Met:      rm/m >= times,
+					slack:    rm / m / times,
+				})
+			}
+		}
+		return out
+	}
+}
+
+// noAllocs: impl allocates nothing per op on every group matching pattern.
+func noAllocs(pattern string, impls []string) check {
+	return func(r run) []Case {
+		var out []Case
+		for _, impl := range impls {
+			for _, g := range r.groups(pattern, impl) {
+				a, ok := r.median(g, impl, "allocs/op")
+				if !ok {
+					continue
+				}
+				slack := math.Inf(1) // no margin to speak of
+				if a > 0 {
+					slack = 0
+				}
+				out = append(out, Case{Name: caseName(g, impl), Measured: fmt.Sprintf("%g allocs/op", a), Met: a == 0, slack: slack})
+			}
+		}
+		return out
+	}
+}
+
+// logGrowth: over a sweep of sizes (the value of key in the group names
+// matching pattern, e.g. live=1k, 10k, 100k), impl's median grows from the
+// smallest size to each larger one at most as much as log2 of the size
+// does. Cases are formed per remaining variant of the name (each dir=).
+func logGrowth(pattern, key string, sizes map[string]float64, impl string) check {
+	return func(r run) []Case {
+		// variant (the name with the size blanked) → size label → median
+		sweeps := map[string]map[string]float64{}
+		for _, g := range r.groups(pattern, impl) {
+			label, variant := cutKey(g, key)
+			if _, ok := sizes[label]; !ok {
+				continue
+			}
+			if sweeps[variant] == nil {
+				sweeps[variant] = map[string]float64{}
+			}
+			sweeps[variant][label], _ = r.median(g, impl, "sec/op")
+		}
+		var variants []string
+		for v := range sweeps {
+			variants = append(variants, v)
+		}
+		sort.Strings(variants)
+		var out []Case
+		for _, v := range variants {
+			s := sweeps[v]
+			var labels []string
+			for l := range s {
+				labels = append(labels, l)
+			}
+			sort.Slice(labels, func(i, j int) bool { return sizes[labels[i]] < sizes[labels[j]] })
+			if len(labels) < 2 {
+				continue
+			}
+			base := labels[0]
+			var figures []string
+			met, slack := true, math.Inf(1)
+			for _, l := range labels[1:] {
+				got, allowed := s[l]/s[base], math.Log2(sizes[l])/math.Log2(sizes[base])
+				met, slack = met && got <= allowed, min(slack, allowed/got)
+				figures = append(figures, fmt.Sprintf("%s→%s ×%.2f (goal ≤ ×%.2f)", base, l, got, allowed))
+			}
+			var ms []string
+			for _, l := range labels {
+				ms = append(ms, benchcmp.Duration(s[l]))
+			}
+			out = append(out, Case{
+				Name:     caseName(v, impl),
+				Measured: strings.Join(ms, " → ") + ": " + strings.Join(figures, ", "),
+				Met:      met,
+				slack:    slack,
+			})
+		}
+		return out
+	}
+}
+
+// cutKey returns the value of key=value in group and the group with that
+// level replaced by key=*.
+func cutKey(group, key string) (value, rest string) {
+	parts := strings.Split(group, "/")
+	for i, p := range parts {
+		if v, ok := strings.CutPrefix(p, key+"="); ok {
+			value, parts[i] = v, key+"=*"
+		}
+	}
+	return value, strings.Join(parts, "/")
+}
+
+func caseName(group, impl string) string { return group + "/impl=" + impl }
+
+func ratio(x float64) string {
+	switch {
+	case x >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case x == math.Trunc(x):
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}

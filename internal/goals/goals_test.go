@@ -1,0 +1,115 @@
+package goals
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/memverify/memverify/internal/benchcmp"
+)
+
+// parse reads benchmark lines, one sample each, as the goals read them.
+func parse(t *testing.T, lines ...string) []benchcmp.Row {
+	t.Helper()
+	rows, err := benchcmp.Parse(strings.NewReader(strings.Join(lines, "\n")+"\n"), "test", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func verdict(t *testing.T, vs []Verdict, goal string) Verdict {
+	t.Helper()
+	for _, v := range vs {
+		if strings.HasPrefix(v.Goal, goal) {
+			return v
+		}
+	}
+	t.Fatalf("no goal %q", goal)
+	return Verdict{}
+}
+
+func TestBoundAndAllocs(t *testing.T) {
+	vs := Judge(parse(t,
+		"BenchmarkOverlapDense/impl=Exact-2 1000000 9.5 ns/op 0 B/op 0 allocs/op",
+		"BenchmarkSizeclassPair/class=1M/impl=Sharded-2 1000000 20 ns/op 0 B/op 0 allocs/op",
+		"BenchmarkSizeclassPair/class=2M/impl=Sharded-2 1000000 20 ns/op 8 B/op 1 allocs/op",
+	))
+	if v := verdict(t, vs, "the dense path"); v.Status != "met" || len(v.Cases) != 1 {
+		t.Errorf("dense at 9.5 ns: %+v", v)
+	}
+	// Within the time bound, but one class allocates.
+	if v := verdict(t, vs, "a cached pair"); v.Status != "not met" {
+		t.Errorf("an allocating pair: %+v", v)
+	}
+	if v := verdict(t, vs, "insert+lookup"); v.Status != "not measured" || len(v.Cases) != 0 {
+		t.Errorf("a goal without its benchmarks must not count as met: %+v", v)
+	}
+
+	vs = Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 10.5 ns/op 0 B/op 0 allocs/op"))
+	if v := verdict(t, vs, "the dense path"); v.Status != "not met" {
+		t.Errorf("dense at 10.5 ns: %+v", v)
+	}
+	if Missed(vs) != 1 {
+		t.Errorf("Missed = %d, want 1", Missed(vs))
+	}
+}
+
+func TestRatio(t *testing.T) {
+	lines := []string{
+		"BenchmarkSizeclassParallel/impl=Mutex-2 1000000 60 ns/op",
+		"BenchmarkSizeclassParallel/impl=Sharded-2 1000000 19 ns/op",
+		"BenchmarkSizeclassParallel/impl=LockFree-2 1000000 21 ns/op",
+	}
+	v := verdict(t, Judge(parse(t, lines...)), "Sharded and LockFree at least 3×")
+	if v.Status != "not met" || len(v.Cases) != 2 || !v.Cases[0].Met || v.Cases[1].Met {
+		t.Errorf("3.16× and 2.86× against a 3× goal: %+v", v)
+	}
+}
+
+func TestLogGrowth(t *testing.T) {
+	sweep := func(small, mid, large string) Verdict {
+		return verdict(t, Judge(parse(t,
+			"BenchmarkBankFreeList/live=1k/dir=BottomUp/impl=FreeListOpt-2 1000 "+small+" ns/op",
+			"BenchmarkBankFreeList/live=10k/dir=BottomUp/impl=FreeListOpt-2 1000 "+mid+" ns/op",
+			"BenchmarkBankFreeList/live=100k/dir=BottomUp/impl=FreeListOpt-2 1000 "+large+" ns/op",
+		)), "its cost per operation")
+	}
+	// log2(100k)/log2(1k) = 1.667 and log2(10k)/log2(1k) = 1.333.
+	if v := sweep("200", "260", "330"); v.Status != "met" || len(v.Cases) != 1 {
+		t.Errorf("×1.30 and ×1.65: %+v", v)
+	}
+	if v := sweep("200", "260", "340"); v.Status != "not met" {
+		t.Errorf("×1.70 at 100k: %+v", v)
+	}
+	if v := sweep("200", "270", "300"); v.Status != "not met" {
+		t.Errorf("×1.35 at 10k: %+v", v)
+	}
+}
+
+func TestFormatShowsMisses(t *testing.T) {
+	vs := Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 10.5 ns/op"))
+	table := Format(vs)
+	if !strings.Contains(table, "**OverlapDense/impl=Exact: 10.5ns (goal ≤ 10.0ns)**") || !strings.Contains(table, "| **not met** |") {
+		t.Errorf("table:\n%s", table)
+	}
+}
+
+// TestBaselineMeasuresEveryGoal guards against a goal whose benchmarks were
+// renamed: it would judge nothing and read as "not measured" forever.
+func TestBaselineMeasuresEveryGoal(t *testing.T) {
+	f, err := os.Open("../../reports/baseline/bench.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := benchcmp.Parse(f, "baseline", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range Judge(rows) {
+		if v.Status == "not measured" {
+			t.Errorf("%s: %q matches no benchmark of the baseline run", v.Domain, v.Goal)
+		}
+	}
+}

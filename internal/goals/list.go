@@ -1,0 +1,72 @@
+package goals
+
+import "time"
+
+const ns = float64(time.Nanosecond) / float64(time.Second)
+
+// All is every performance goal, by domain, with the benchmarks of bench/
+// that show it. Each text is the issue's own wording, shortened.
+var All = []Goal{
+	{
+		Domain: "refcount",
+		Text:   "Sharded and LockFree at least 2× the mutex model under RunParallel",
+		checks: []check{faster("Refcount*Parallel", "Model", []string{"Sharded", "LockFree"}, 2)},
+	},
+	{
+		Domain: "refcount",
+		Text:   "a register+unregister pair at most 100 ns sequentially",
+		checks: []check{atMost("RefcountPair", []string{"Sharded", "LockFree"}, 100*ns)},
+	},
+	{
+		Domain: "refcount",
+		Text:   "no allocation on the steady-state path (pairs and lookups)",
+		checks: []check{
+			noAllocs("RefcountPair*", []string{"Sharded", "LockFree"}),
+			noAllocs("RefcountLookup*", []string{"Sharded", "LockFree"}),
+		},
+	},
+	{
+		Domain: "sizeclass",
+		Text:   "a cached pair at most 30 ns sequentially, with zero allocations",
+		checks: []check{
+			atMost("SizeclassPair/class=*", []string{"Sharded", "LockFree"}, 30*ns),
+			noAllocs("SizeclassPair/class=*", []string{"Sharded", "LockFree"}),
+		},
+	},
+	{
+		Domain: "sizeclass",
+		Text:   "Sharded and LockFree at least 3× Mutex under RunParallel",
+		checks: []check{faster("SizeclassParallel*", "Mutex", []string{"Sharded", "LockFree"}, 3)},
+	},
+	{
+		Domain: "bank",
+		Text:   "at 10k live blocks the optimised list at least 20× the model",
+		checks: []check{faster("BankFreeList/live=10k/dir=*", "Model", []string{"FreeListOpt"}, 20)},
+	},
+	{
+		Domain: "bank",
+		Text:   "its cost per operation growing at most logarithmically across 1k, 10k, 100k live blocks",
+		checks: []check{logGrowth("BankFreeList/live=*/dir=*", "live",
+			map[string]float64{"1k": 1e3, "10k": 1e4, "100k": 1e5}, "FreeListOpt")},
+	},
+	{
+		Domain: "overlap",
+		Text:   "the dense path at most 10 ns",
+		checks: []check{atMost("OverlapDense", []string{"Exact"}, 10*ns)},
+	},
+	{
+		Domain: "overlap",
+		Text:   "Exact at most 300 ns median on random views of rank ≤ 4",
+		checks: []check{atMost("OverlapRandom/rank=[1234]", []string{"Exact"}, 300*ns)},
+	},
+	{
+		Domain: "overlap",
+		Text:   "Exact at least 1000× the brute-force model at 1 MiB extents",
+		checks: []check{faster("OverlapLarge/*", "Model", []string{"Exact"}, 1000)},
+	},
+	{
+		Domain: "tensormap",
+		Text:   "insert+lookup at most 150 ns with 64k live entries",
+		checks: []check{atMost("TensorMapInsertLookup/live=65536/*/*", []string{"Ring"}, 150*ns)},
+	},
+}
