@@ -30,10 +30,17 @@ var overlapCheckers = []struct {
 
 var overlapSink spec.Verdict
 
+// runOverlap calls check on each pair in turn. It loops over b.N rather
+// than b.Loop: inside a b.Loop loop the compiler keeps every call's
+// arguments alive and so copies both views twice, once to keep and once to
+// pass, which cost the dense pair 11 of its 169 instructions (callgrind).
+// The call through a func value cannot be optimised away, and the verdict
+// goes to a sink, so b.N measures the same work without the extra copy.
 func runOverlap(b *testing.B, check spec.Checker, pairs [][2]spec.View) {
 	b.ReportAllocs()
+	b.ResetTimer()
 	j := 0
-	for b.Loop() {
+	for range b.N {
 		p := &pairs[j]
 		if j++; j == len(pairs) { // no division in the loop: it would cost more than the dense path
 			j = 0
