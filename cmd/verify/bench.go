@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/memverify/memverify/internal/benchcmp"
 	"github.com/memverify/memverify/internal/goals"
@@ -21,15 +22,17 @@ type benchOptions struct {
 	gate      bool // exit 1 when a measured goal is not met
 }
 
-// runBench runs the benchmarks in bench/ (or reads a file of earlier results),
-// and reports each implementation against the model of its group with
-// benchstat's statistics.
+// runBench runs the benchmarks in bench/ (or reads files of earlier
+// results), reports each implementation against the model of its group with
+// benchstat's statistics, and judges the performance goals. Several files
+// (-file a.txt,b.txt or a glob) are pooled for the table, and each is also
+// judged alone: on a shared host a goal can hold in one run and not the
+// next, and the reader should see which.
 func runBench(o options, bo benchOptions) int {
-	var data []byte
-	name := bo.file
+	var runs []benchRun
 	if bo.file != "" {
 		var err error
-		if data, err = os.ReadFile(bo.file); err != nil {
+		if runs, err = readRuns(bo.file); err != nil {
 			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
 			return 2
 		}
@@ -45,12 +48,17 @@ func runBench(o options, bo benchOptions) int {
 			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
 			return 1
 		}
-		data, name = buf.Bytes(), "bench.txt"
+		runs = []benchRun{{"bench.txt", buf.Bytes()}}
 		if err := os.MkdirAll(o.out, 0o755); err == nil {
-			os.WriteFile(filepath.Join(o.out, "bench.txt"), data, 0o644)
+			os.WriteFile(filepath.Join(o.out, "bench.txt"), buf.Bytes(), 0o644)
 		}
 	}
-	rows, err := benchcmp.Parse(bytes.NewReader(data), name, "Model")
+	var pooled []byte
+	for _, r := range runs {
+		pooled = append(pooled, r.data...)
+		pooled = append(pooled, '\n')
+	}
+	rows, err := benchcmp.Parse(bytes.NewReader(pooled), runs[0].name, "Model")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "verify bench: reading results: %v\n", err)
 		return 1
@@ -61,7 +69,24 @@ func runBench(o options, bo benchOptions) int {
 	}
 	fmt.Printf("\n%s", benchcmp.Format(rows))
 	verdicts := goals.Judge(rows)
-	fmt.Printf("\nGoals (%d of %d measured goals missed in this run):\n\n%s", goals.Missed(verdicts), measured(verdicts), goals.Format(verdicts))
+	what := "this run"
+	if len(runs) > 1 {
+		what = fmt.Sprintf("the %d runs pooled", len(runs))
+	}
+	fmt.Printf("\nGoals (%d of %d measured goals missed in %s):\n\n%s", goals.Missed(verdicts), measured(verdicts), what, goals.Format(verdicts))
+	if len(runs) > 1 {
+		var names []string
+		var each [][]goals.Verdict
+		for _, r := range runs {
+			rs, err := benchcmp.Parse(bytes.NewReader(r.data), r.name, "Model")
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "verify bench: reading %s: %v\n", r.name, err)
+				return 1
+			}
+			names, each = append(names, filepath.Base(r.name)), append(each, goals.Judge(rs))
+		}
+		fmt.Printf("\nGoals run by run (each cell: the case closest to its bound, or the worst miss):\n\n%s", goals.FormatRuns(names, each))
+	}
 	rep := newReport()
 	rep.Bench, rep.Goals = rows, verdicts
 	if err := rep.write(o.out); err != nil {
@@ -72,6 +97,35 @@ func runBench(o options, bo benchOptions) int {
 		return 1
 	}
 	return 0
+}
+
+// benchRun is the output of one benchmark run.
+type benchRun struct {
+	name string
+	data []byte
+}
+
+// readRuns reads the files of a comma-separated list, each entry a path or
+// a glob, in order.
+func readRuns(list string) ([]benchRun, error) {
+	var runs []benchRun
+	for _, pat := range strings.Split(list, ",") {
+		paths, err := filepath.Glob(pat)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", pat, err)
+		}
+		if len(paths) == 0 {
+			return nil, fmt.Errorf("%s: no such file", pat)
+		}
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, benchRun{p, data})
+		}
+	}
+	return runs, nil
 }
 
 // measured counts the goals the run had benchmarks for.

@@ -55,7 +55,7 @@ func main() {
 	flag.StringVar(&bo.pattern, "bench", ".", "bench: which benchmarks (a go test -bench pattern)")
 	flag.IntVar(&bo.count, "count", 10, "bench: runs of each benchmark")
 	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
-	flag.StringVar(&bo.file, "file", "", "bench: read results from this file instead of running")
+	flag.StringVar(&bo.file, "file", "", "bench: read results from these files (comma-separated paths or globs) instead of running")
 	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 when a measured performance goal is not met")
 	flag.StringVar(&o.domain, "domain", "", "only these domains (comma-separated)")
 	flag.StringVar(&o.property, "property", "", "only these properties (comma-separated)")

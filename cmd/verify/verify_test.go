@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -58,5 +60,28 @@ func TestSilentPropertiesAreThoseThatKilledNothing(t *testing.T) {
 	}
 	if !slices.Contains(silent, "refcount/Linearizable") {
 		t.Errorf("Linearizable killed nothing here but is not reported: %v", silent)
+	}
+}
+
+func TestReadRunsTakesListsAndGlobs(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"run-1.txt", "run-2.txt", "other.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, err := readRuns(filepath.Join(dir, "run-*.txt") + "," + filepath.Join(dir, "other.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		got = append(got, string(r.data))
+	}
+	if want := []string{"run-1.txt", "run-2.txt", "other.txt"}; !slices.Equal(got, want) {
+		t.Errorf("read %q, want %q", got, want)
+	}
+	if _, err := readRuns(filepath.Join(dir, "missing.txt")); err == nil {
+		t.Error("a missing file was not reported")
 	}
 }

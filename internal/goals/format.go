@@ -33,21 +33,16 @@ func caseLines(cases []Case) []string {
 		}
 		return lines
 	}
-	var tightest *Case
-	met := 0
-	for i := range cases {
-		c := &cases[i]
-		if !c.Met {
-			lines = append(lines, caseLine(*c))
-			continue
-		}
-		met++
-		if tightest == nil || c.slack < tightest.slack {
-			tightest = c
+	var met []Case
+	for _, c := range cases {
+		if c.Met {
+			met = append(met, c)
+		} else {
+			lines = append(lines, caseLine(c))
 		}
 	}
-	if tightest != nil {
-		lines = append(lines, fmt.Sprintf("%d of %d cases met; closest to its bound: %s", met, len(cases), caseLine(*tightest)))
+	if t, ok := (Verdict{Cases: met}).Tightest(); ok {
+		lines = append(lines, fmt.Sprintf("%d of %d cases met; closest to its bound: %s", len(met), len(cases), caseLine(t)))
 	}
 	return lines
 }
@@ -69,4 +64,47 @@ func Missed(vs []Verdict) int {
 		}
 	}
 	return n
+}
+
+// Tightest is the case of v with the least slack: the worst miss, or the
+// met case closest to its bound.
+func (v Verdict) Tightest() (Case, bool) {
+	if len(v.Cases) == 0 {
+		return Case{}, false
+	}
+	t := v.Cases[0]
+	for _, c := range v.Cases[1:] {
+		if c.slack < t.slack {
+			t = c
+		}
+	}
+	return t, true
+}
+
+// FormatRuns renders the verdicts of several runs side by side, one row per
+// goal and one column per run: each cell is the status and the run's
+// tightest case.
+func FormatRuns(names []string, runs [][]Verdict) string {
+	var b strings.Builder
+	b.WriteString("| domain | goal |")
+	for _, n := range names {
+		b.WriteString(" " + n + " |")
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(names)) + "\n")
+	for i, g := range All {
+		fmt.Fprintf(&b, "| %s | %s |", g.Domain, g.Text)
+		for _, vs := range runs {
+			v := vs[i]
+			cell := v.Status
+			if c, ok := v.Tightest(); ok {
+				cell += ": " + c.Name + " " + c.Measured
+			}
+			if v.Status == "not met" {
+				cell = "**" + cell + "**"
+			}
+			b.WriteString(" " + cell + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -2,6 +2,7 @@ package goals
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,20 +97,37 @@ func TestFormatShowsMisses(t *testing.T) {
 }
 
 // TestBaselineMeasuresEveryGoal guards against a goal whose benchmarks were
-// renamed: it would judge nothing and read as "not measured" forever.
+// renamed: it would judge nothing and read as "not measured" forever. Each
+// run of the baseline must measure every goal.
 func TestBaselineMeasuresEveryGoal(t *testing.T) {
-	f, err := os.Open("../../reports/baseline/bench.txt")
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob("../../reports/baseline/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no baseline runs: %v", err)
 	}
-	defer f.Close()
-	rows, err := benchcmp.Parse(f, "baseline", "Model")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range Judge(rows) {
-		if v.Status == "not measured" {
-			t.Errorf("%s: %q matches no benchmark of the baseline run", v.Domain, v.Goal)
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
 		}
+		rows, err := benchcmp.Parse(f, name, "Model")
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range Judge(rows) {
+			if v.Status == "not measured" {
+				t.Errorf("%s: %s: %q matches no benchmark", filepath.Base(name), v.Domain, v.Goal)
+			}
+		}
+	}
+}
+
+func TestFormatRunsShowsEachRun(t *testing.T) {
+	fast := Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 8.5 ns/op"))
+	slow := Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 12 ns/op"))
+	table := FormatRuns([]string{"quiet", "busy"}, [][]Verdict{fast, slow})
+	want := "| overlap | the dense path at most 10 ns | met: OverlapDense/impl=Exact 8.5ns (goal ≤ 10.0ns) | **not met: OverlapDense/impl=Exact 12.0ns (goal ≤ 10.0ns)** |"
+	if !strings.Contains(table, want) || !strings.Contains(table, "| refcount | a register+unregister pair at most 100 ns sequentially | not measured | not measured |") {
+		t.Errorf("table:\n%s", table)
 	}
 }
