@@ -52,7 +52,10 @@ type shiftDim struct{ n, m, below uint64 }
 // whose lowest bytes are loA and loB, by the descent above. ok is false
 // when the layout is not nested: the search must decide.
 func shifted(a *spec.View, loA, loB int64) (overlap, ok bool) {
-	p := PlanShift(a)
+	// Planned in place: a plan returned by value is copied on return, which
+	// cost a shifted pair 142 instructions (721 to 863 on Large/interleaved).
+	var p ShiftPlan
+	p.plan(a)
 	return p.Overlap(loA, loB)
 }
 
@@ -71,7 +74,14 @@ type ShiftPlan struct {
 // PlanShift plans the shifted-copy test for views with v's layout. v must be
 // valid and non-empty (Bounds accepted it).
 func PlanShift(v *spec.View) ShiftPlan {
-	p := ShiftPlan{elem: uint64(v.ElemSize)}
+	var p ShiftPlan
+	p.plan(v)
+	return p
+}
+
+// plan fills p, which is zero, with the plan for v's layout.
+func (p *ShiftPlan) plan(v *spec.View) {
+	p.elem = uint64(v.ElemSize)
 	k := 0
 	shape, strides := v.Shape, v.Strides[:len(v.Shape)]
 	// Innermost dim first: a row-major layout then arrives sorted and the
@@ -96,13 +106,12 @@ func PlanShift(v *spec.View) ShiftPlan {
 	span := p.elem
 	for i := range p.dims[:k] {
 		if p.dims[i].m < span {
-			return p
+			return
 		}
 		p.dims[i].below = span
 		span += p.dims[i].n * p.dims[i].m
 	}
 	p.nested = true
-	return p
 }
 
 // Overlap decides two views with the planned layout whose lowest bytes are
