@@ -74,21 +74,15 @@ func runBench(o options, bo benchOptions) int {
 		what = fmt.Sprintf("the %d runs pooled", len(runs))
 	}
 	fmt.Printf("\nGoals (%d of %d measured goals missed in %s):\n\n%s", goals.Missed(verdicts), measured(verdicts), what, goals.Format(verdicts))
-	if len(runs) > 1 {
-		var names []string
-		var each [][]goals.Verdict
-		for _, r := range runs {
-			rs, err := benchcmp.Parse(bytes.NewReader(r.data), r.name, "Model")
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "verify bench: reading %s: %v\n", r.name, err)
-				return 1
-			}
-			names, each = append(names, filepath.Base(r.name)), append(each, goals.Judge(rs))
-		}
-		fmt.Printf("\nGoals run by run (each cell: the case closest to its bound, or the worst miss):\n\n%s", goals.FormatRuns(names, each))
-	}
 	rep := newReport()
 	rep.Bench, rep.Goals = rows, verdicts
+	if len(runs) > 1 {
+		if rep.GoalRuns, err = judgeEach(runs); err != nil {
+			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
+			return 1
+		}
+		fmt.Printf("\nGoals run by run (each cell: the case closest to its bound, or the worst miss):\n\n%s", formatRuns(rep.GoalRuns))
+	}
 	if err := rep.write(o.out); err != nil {
 		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
 	}
@@ -97,6 +91,35 @@ func runBench(o options, bo benchOptions) int {
 		return 1
 	}
 	return 0
+}
+
+// RunVerdicts are the goals judged on one run alone.
+type RunVerdicts struct {
+	Run   string          `json:"run"`
+	Goals []goals.Verdict `json:"goals"`
+}
+
+// judgeEach judges the goals on each run by itself.
+func judgeEach(runs []benchRun) ([]RunVerdicts, error) {
+	var out []RunVerdicts
+	for _, r := range runs {
+		rows, err := benchcmp.Parse(bytes.NewReader(r.data), r.name, "Model")
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", r.name, err)
+		}
+		out = append(out, RunVerdicts{Run: filepath.Base(r.name), Goals: goals.Judge(rows)})
+	}
+	return out, nil
+}
+
+// formatRuns renders the verdicts of several runs side by side.
+func formatRuns(rv []RunVerdicts) string {
+	names := make([]string, len(rv))
+	each := make([][]goals.Verdict, len(rv))
+	for i, r := range rv {
+		names[i], each[i] = r.Run, r.Goals
+	}
+	return goals.FormatRuns(names, each)
 }
 
 // benchRun is the output of one benchmark run.

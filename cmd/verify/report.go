@@ -28,6 +28,7 @@ type Report struct {
 	Campaign  *campaign       `json:"mutants,omitempty"`
 	Bench     []benchcmp.Row  `json:"bench,omitempty"`
 	Goals     []goals.Verdict `json:"goals,omitempty"`
+	GoalRuns  []RunVerdicts   `json:"goals_by_run,omitempty"`
 	Accuracy  *Accuracy       `json:"overlap_accuracy,omitempty"`
 }
 
@@ -73,6 +74,9 @@ func (r *Report) markdown() string {
 	}
 	if len(r.Goals) > 0 {
 		fmt.Fprintf(&b, "## Goals\n\nEach performance goal of the issues, judged on the medians above (internal/goals).\n\n%s\n", goals.Format(r.Goals))
+	}
+	if len(r.GoalRuns) > 0 {
+		fmt.Fprintf(&b, "### Goals run by run\n\nEach cell: the case closest to its bound, or the worst miss.\n\n%s\n", formatRuns(r.GoalRuns))
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
+	"github.com/memverify/memverify/internal/goals"
 )
 
 func TestParseSeedsRefusesNonPositive(t *testing.T) {
@@ -83,5 +84,17 @@ func TestReadRunsTakesListsAndGlobs(t *testing.T) {
 	}
 	if _, err := readRuns(filepath.Join(dir, "missing.txt")); err == nil {
 		t.Error("a missing file was not reported")
+	}
+}
+
+func TestReportShowsGoalsRunByRun(t *testing.T) {
+	r := newReport()
+	r.Goals = []goals.Verdict{{Domain: "overlap", Goal: "the dense path at most 10 ns", Status: "met"}}
+	r.GoalRuns = []RunVerdicts{{Run: "run-1.txt", Goals: goals.Judge(nil)}, {Run: "run-2.txt", Goals: goals.Judge(nil)}}
+	md := r.markdown()
+	for _, want := range []string{"## Goals", "### Goals run by run", "| domain | goal | run-1.txt | run-2.txt |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
 	}
 }
