@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -22,9 +20,10 @@ type benchOptions struct {
 	gate      bool // exit 1 when a measured goal is not met
 }
 
-// runBench runs the benchmarks in bench/ (or reads files of earlier
-// results), reports each implementation against the model of its group with
-// benchstat's statistics, and judges the performance goals. Several files
+// runBench runs the benchmarks in bench/ in interleaved rounds (benchRounds)
+// or reads files of earlier results, reports each implementation against the
+// model of its group with benchstat's statistics, and judges the performance
+// goals. Several files
 // (-file a.txt,b.txt or a glob) are pooled for the table, and each is also
 // judged alone: on a shared host a goal can hold in one run and not the
 // next, and the reader should see which.
@@ -37,20 +36,14 @@ func runBench(o options, bo benchOptions) int {
 			return 2
 		}
 	} else {
-		args := []string{"test", "./bench", "-run", "^$", "-bench", bo.pattern, "-benchmem",
-			"-count", fmt.Sprint(bo.count), "-benchtime", bo.benchtime}
-		fmt.Printf("go %s\n", joinArgs(args))
-		var buf bytes.Buffer
-		cmd := exec.Command("go", args...)
-		cmd.Dir = moduleRoot()
-		cmd.Stdout, cmd.Stderr = io.MultiWriter(&buf, os.Stdout), os.Stderr
-		if err := cmd.Run(); err != nil {
+		data, err := benchRounds(moduleRoot(), "bench", bo.pattern, bo.benchtime, bo.count, os.Stdout)
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
 			return 1
 		}
-		runs = []benchRun{{"bench.txt", buf.Bytes()}}
+		runs = []benchRun{{"bench.txt", data}}
 		if err := os.MkdirAll(o.out, 0o755); err == nil {
-			os.WriteFile(filepath.Join(o.out, "bench.txt"), buf.Bytes(), 0o644)
+			os.WriteFile(filepath.Join(o.out, "bench.txt"), data, 0o644)
 		}
 	}
 	var pooled []byte

@@ -53,7 +53,7 @@ func main() {
 	var o options
 	var bo benchOptions
 	flag.StringVar(&bo.pattern, "bench", ".", "bench: which benchmarks (a go test -bench pattern)")
-	flag.IntVar(&bo.count, "count", 10, "bench: runs of each benchmark")
+	flag.IntVar(&bo.count, "count", 10, "bench: samples of each benchmark, taken in as many interleaved rounds")
 	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
 	flag.StringVar(&bo.file, "file", "", "bench: read results from these files (comma-separated paths or globs) instead of running")
 	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 when a measured performance goal is not met")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,5 +97,27 @@ func TestReportShowsGoalsRunByRun(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestBenchRoundsInterleaves runs a two-benchmark package in three rounds:
+// the samples must alternate between the benchmarks, one of each per round,
+// rather than come in blocks as go test -count would give them.
+func TestBenchRoundsInterleaves(t *testing.T) {
+	out, err := benchRounds(moduleRoot(), "cmd/verify/testdata/roundbench", ".", "1000x", 3, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "Benchmark") {
+			order = append(order, strings.TrimPrefix(strings.Split(f[0], "-")[0], "Benchmark"))
+		}
+	}
+	if want := []string{"Sum", "Product", "Sum", "Product", "Sum", "Product"}; !slices.Equal(order, want) {
+		t.Errorf("samples came in the order %q, want %q", order, want)
+	}
+	if _, err := benchRounds(moduleRoot(), "cmd/verify/testdata/roundbench", ".", "1x", 0, io.Discard); err == nil {
+		t.Error("zero rounds were accepted")
 	}
 }

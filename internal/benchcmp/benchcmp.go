@@ -14,6 +14,7 @@ package benchcmp
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -30,6 +31,10 @@ type Row struct {
 	Median float64 `json:"median"`
 	Lo     float64 `json:"lo"` // 95% confidence interval of the median
 	Hi     float64 `json:"hi"`
+	// Unbounded is set when the samples are too few to bound the median at
+	// 95% (benchmath needs six); Lo and Hi are then 0, not ±Inf, which JSON
+	// cannot carry.
+	Unbounded bool `json:"unbounded,omitempty"`
 	// RefImpl is the implementation this row is compared with; "" when the
 	// group has no such implementation or this row is it.
 	RefImpl string `json:"ref_impl,omitempty"`
@@ -67,7 +72,11 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 		s := benchmath.NewSample(vs, &benchmath.DefaultThresholds)
 		sums[k] = s
 		sum := benchmath.AssumeNothing.Summary(s, 0.95)
-		rows = append(rows, Row{Group: k.group, Impl: k.impl, Unit: k.unit, N: len(vs), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi})
+		row := Row{Group: k.group, Impl: k.impl, Unit: k.unit, N: len(vs), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi}
+		if math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0) {
+			row.Lo, row.Hi, row.Unbounded = 0, 0, true
+		}
+		rows = append(rows, row)
 	}
 	for i := range rows {
 		r := &rows[i]
@@ -148,9 +157,13 @@ func Format(rows []Row) string {
 			vs = fmt.Sprintf("%.2f×", r.Speedup)
 			p = fmt.Sprintf("%.3f", r.P)
 		}
+		ci := fmt.Sprintf("[%s, %s]", Duration(r.Lo), Duration(r.Hi))
+		if r.Unbounded {
+			ci = fmt.Sprintf("[%d samples: too few to bound]", r.N)
+		}
 		e := extra[key{r.Group, r.Impl}]
-		fmt.Fprintf(&b, "| %s | %s | %s [%s, %s] | %s | %s | %.0f | %.0f |\n", r.Group, r.Impl,
-			Duration(r.Median), Duration(r.Lo), Duration(r.Hi), vs, p, e["B/op"], e["allocs/op"])
+		fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s | %.0f | %.0f |\n", r.Group, r.Impl,
+			Duration(r.Median), ci, vs, p, e["B/op"], e["allocs/op"])
 	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package benchcmp
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -63,6 +64,33 @@ func TestSplitName(t *testing.T) {
 		g, i := splitName(in)
 		if g != want[0] || i != want[1] {
 			t.Errorf("splitName(%q) = %q, %q; want %q, %q", in, g, i, want[0], want[1])
+		}
+	}
+}
+
+// TestTooFewSamplesAreUnboundedNotInfinite: with five samples benchmath
+// cannot bound a median at 95% and answers ±Inf, which encoding/json
+// refuses; the row must say so instead, and marshal. Six are enough.
+func TestTooFewSamplesAreUnboundedNotInfinite(t *testing.T) {
+	six := sample + "BenchmarkPair/impl=Fast-2      	 1000000	        26 ns/op	       0 B/op	       0 allocs/op\n"
+	for _, c := range []struct {
+		text      string
+		unbounded bool
+	}{{sample, true}, {six, false}} {
+		rows, err := Parse(strings.NewReader(c.text), "sample", "Model")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := json.Marshal(rows); err != nil {
+			t.Errorf("the rows do not marshal: %v", err)
+		}
+		for _, r := range rows {
+			if r.Impl == "Fast" && r.Unit == "sec/op" && (r.Unbounded != c.unbounded || !c.unbounded && !(r.Lo <= r.Median && r.Median <= r.Hi)) {
+				t.Errorf("%d samples: %+v, want unbounded %v", r.N, r, c.unbounded)
+			}
+		}
+		if table := Format(rows); c.unbounded && !strings.Contains(table, "[5 samples: too few to bound]") {
+			t.Errorf("the table does not say the interval is unbounded:\n%s", table)
 		}
 	}
 }
