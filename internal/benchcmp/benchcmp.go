@@ -165,6 +165,33 @@ func Format(rows []Row) string {
 		fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s | %.0f | %.0f |\n", r.Group, r.Impl,
 			Duration(r.Median), ci, vs, p, e["B/op"], e["allocs/op"])
 	}
+	b.WriteString(formatMetrics(rows))
+	return b.String()
+}
+
+// formatMetrics renders the metrics benchmarks report of their own
+// (b.ReportMetric: units other than time, B/op and allocs/op) as a second
+// table, empty when there are none.
+func formatMetrics(rows []Row) string {
+	var b strings.Builder
+	for _, r := range rows {
+		switch r.Unit {
+		case "sec/op", "B/op", "allocs/op":
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\n| benchmark | impl | metric | median, 95% CI |\n|---|---|---|---:|\n")
+		}
+		show := func(v float64) string { return fmt.Sprintf("%.3g", v) }
+		if strings.HasPrefix(r.Unit, "sec/") {
+			show = Duration
+		}
+		ci := fmt.Sprintf("[%s, %s]", show(r.Lo), show(r.Hi))
+		if r.Unbounded {
+			ci = fmt.Sprintf("[%d samples: too few to bound]", r.N)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s %s |\n", r.Group, r.Impl, r.Unit, show(r.Median), ci)
+	}
 	return b.String()
 }
 

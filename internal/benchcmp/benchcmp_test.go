@@ -94,3 +94,33 @@ func TestTooFewSamplesAreUnboundedNotInfinite(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatShowsReportedMetrics: metrics a benchmark reports itself get a
+// table of their own, times as durations and others as numbers.
+func TestFormatShowsReportedMetrics(t *testing.T) {
+	var lines string
+	for _, s := range []string{"1.70", "1.72", "1.68", "1.71", "1.69", "1.70"} {
+		lines += "BenchmarkSweep/impl=Fast-2 1000 300 ns/op@100k 180 ns/op@1k " + s + " x@100k/1k\n"
+	}
+	rows, err := Parse(strings.NewReader(lines), "sweep", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := Format(rows)
+	for _, want := range []string{"| Sweep | Fast | x@100k/1k | 1.7 [1.68, 1.72] |", "| Sweep | Fast | sec/op@1k | 180.0ns [180.0ns, 180.0ns] |"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("no %q in:\n%s", want, table)
+		}
+	}
+	if strings.Contains(Format(parseSample(t)), "| metric |") {
+		t.Error("a run without reported metrics got a metrics table")
+	}
+}
+
+func parseSample(t *testing.T) []Row {
+	rows, err := Parse(strings.NewReader(sample), "sample", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
