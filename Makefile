@@ -22,9 +22,10 @@ fuzz:
 		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN) || exit 1; \
 	done
 
-# Model, implementations and peers side by side; read the output with benchstat.
+# Model, implementations and peers side by side, COUNT interleaved rounds, judged
+# against the goals; the samples are kept in reports/latest/bench.txt for benchstat.
 bench:
-	$(GO) test ./bench -run '^$$' -bench . -benchmem -count $(COUNT) -benchtime $(BENCHTIME) | tee bench.txt
+	$(GO) run ./cmd/verify bench -count $(COUNT) -benchtime $(BENCHTIME)
 
 mutants:
 	$(GO) run ./cmd/verify mutants

@@ -5,11 +5,11 @@
 // list at least 20× the model") turned into checks over the medians that
 // internal/benchcmp computes from `go test -bench` output: a bound on one
 // implementation's median, a ratio between two implementations of one
-// group, a growth ratio across a sweep, or zero allocations. A goal is met
-// when every one of its checks is; a goal whose benchmarks are missing from
-// the run is reported as not measured, never as met. Judging from the same
-// medians the tables show means the "met?" column of bench/README.md is
-// computed, not transcribed.
+// group, growth across a sweep (as ratios each sample measured within
+// itself), or zero allocations. A goal is met when every one of its checks
+// is; a goal whose benchmarks are missing from the run is reported as not
+// measured, never as met. Judging from the same medians the tables show
+// means the "met?" column of bench/README.md is computed, not transcribed.
 //
 // Wall-clock goals are judged as measured. On a shared host the same code
 // can meet a bound in one run and miss it in the next; the verdict belongs
@@ -70,10 +70,13 @@ func index(rows []benchcmp.Row) run {
 
 // groups returns the groups matching pattern (path.Match: a * stays within
 // one level of the name) that have a sec/op row for impl, sorted.
-func (r run) groups(pattern, impl string) []string {
+func (r run) groups(pattern, impl string) []string { return r.groupsWith(pattern, impl, "sec/op") }
+
+// groupsWith is groups for a row in unit.
+func (r run) groupsWith(pattern, impl, unit string) []string {
 	var out []string
 	for k := range r {
-		if k[1] != impl || k[2] != "sec/op" {
+		if k[1] != impl || k[2] != unit {
 			continue
 		}
 		if ok, _ := path.Match(pattern, k[0]); ok {
@@ -177,73 +180,49 @@ func noAllocs(pattern string, impls []string) check {
 	}
 }
 
-// logGrowth: over a sweep of sizes (the value of key in the group names
-// matching pattern, e.g. live=1k, 10k, 100k), impl's median grows from the
-// smallest size to each larger one at most as much as log2 of the size
-// does. Cases are formed per remaining variant of the name (each dir=).
-func logGrowth(pattern, key string, sizes map[string]float64, impl string) check {
+// pairedGrowth: on every group matching pattern, impl's cost grows over a
+// sweep at most as much as log2 of the size does, judged on ratios that
+// each sample measured within itself: the unit "x@<size>/<base>" of a
+// benchmark that times every size in turns (BenchmarkBankFreeListSweep),
+// whose median the run holds. The ratio of two separate benchmarks'
+// medians would also carry the host's drift between their samples. sizes
+// gives each label's size, base being the smallest; the per-size medians
+// (unit "sec/op@<size>") are shown beside the ratios.
+func pairedGrowth(pattern, impl string, sizes map[string]float64, base string) check {
+	var labels []string
+	for l := range sizes {
+		labels = append(labels, l)
+	}
+	sort.Slice(labels, func(i, j int) bool { return sizes[labels[i]] < sizes[labels[j]] })
 	return func(r run) []Case {
-		// variant (the name with the size blanked) → size label → median
-		sweeps := map[string]map[string]float64{}
-		for _, g := range r.groups(pattern, impl) {
-			label, variant := cutKey(g, key)
-			if _, ok := sizes[label]; !ok {
-				continue
-			}
-			if sweeps[variant] == nil {
-				sweeps[variant] = map[string]float64{}
-			}
-			sweeps[variant][label], _ = r.median(g, impl, "sec/op")
-		}
-		var variants []string
-		for v := range sweeps {
-			variants = append(variants, v)
-		}
-		sort.Strings(variants)
 		var out []Case
-		for _, v := range variants {
-			s := sweeps[v]
-			var labels []string
-			for l := range s {
-				labels = append(labels, l)
-			}
-			sort.Slice(labels, func(i, j int) bool { return sizes[labels[i]] < sizes[labels[j]] })
-			if len(labels) < 2 {
-				continue
-			}
-			base := labels[0]
-			var figures []string
+		for _, g := range r.groupsWith(pattern, impl, "x@"+labels[len(labels)-1]+"/"+base) {
+			var ms, figures []string
 			met, slack := true, math.Inf(1)
-			for _, l := range labels[1:] {
-				got, allowed := s[l]/s[base], math.Log2(sizes[l])/math.Log2(sizes[base])
+			for _, l := range labels {
+				if m, ok := r.median(g, impl, "sec/op@"+l); ok {
+					ms = append(ms, l+" "+benchcmp.Duration(m))
+				}
+				if l == base {
+					continue
+				}
+				got, ok := r.median(g, impl, "x@"+l+"/"+base)
+				if !ok {
+					continue
+				}
+				allowed := math.Log2(sizes[l]) / math.Log2(sizes[base])
 				met, slack = met && got <= allowed, min(slack, allowed/got)
 				figures = append(figures, fmt.Sprintf("%s→%s ×%.2f (goal ≤ ×%.2f)", base, l, got, allowed))
 			}
-			var ms []string
-			for _, l := range labels {
-				ms = append(ms, benchcmp.Duration(s[l]))
-			}
 			out = append(out, Case{
-				Name:     caseName(v, impl),
-				Measured: strings.Join(ms, " → ") + ": " + strings.Join(figures, ", "),
+				Name:     caseName(g, impl),
+				Measured: strings.Join(ms, ", ") + "; within each sample " + strings.Join(figures, ", "),
 				Met:      met,
 				slack:    slack,
 			})
 		}
 		return out
 	}
-}
-
-// cutKey returns the value of key=value in group and the group with that
-// level replaced by key=*.
-func cutKey(group, key string) (value, rest string) {
-	parts := strings.Split(group, "/")
-	for i, p := range parts {
-		if v, ok := strings.CutPrefix(p, key+"="); ok {
-			value, parts[i] = v, key+"=*"
-		}
-	}
-	return value, strings.Join(parts, "/")
 }
 
 func caseName(group, impl string) string { return group + "/impl=" + impl }

@@ -68,22 +68,27 @@ func TestRatio(t *testing.T) {
 	}
 }
 
-func TestLogGrowth(t *testing.T) {
-	sweep := func(small, mid, large string) Verdict {
+func TestPairedGrowth(t *testing.T) {
+	// One sample of the sweep: the per-size times, then the ratios that the
+	// sample measured within itself, which alone are judged.
+	sweep := func(mid, large string) Verdict {
 		return verdict(t, Judge(parse(t,
-			"BenchmarkBankFreeList/live=1k/dir=BottomUp/impl=FreeListOpt-2 1000 "+small+" ns/op",
-			"BenchmarkBankFreeList/live=10k/dir=BottomUp/impl=FreeListOpt-2 1000 "+mid+" ns/op",
-			"BenchmarkBankFreeList/live=100k/dir=BottomUp/impl=FreeListOpt-2 1000 "+large+" ns/op",
+			"BenchmarkBankFreeListSweep/dir=BottomUp/impl=FreeListOpt-2 1000 400 ns/op@100k 300 ns/op@10k 200 ns/op@1k "+large+" x@100k/1k "+mid+" x@10k/1k",
 		)), "its cost per operation")
 	}
-	// log2(100k)/log2(1k) = 1.667 and log2(10k)/log2(1k) = 1.333.
-	if v := sweep("200", "260", "330"); v.Status != "met" || len(v.Cases) != 1 {
+	// log2(100k)/log2(1k) = 1.667 and log2(10k)/log2(1k) = 1.333. The
+	// per-size medians here (×1.50, ×2.00) do not decide.
+	v := sweep("1.30", "1.65")
+	if v.Status != "met" || len(v.Cases) != 1 {
 		t.Errorf("×1.30 and ×1.65: %+v", v)
 	}
-	if v := sweep("200", "260", "340"); v.Status != "not met" {
+	if want := "1k 200.0ns, 10k 300.0ns, 100k 400.0ns; within each sample 1k→10k ×1.30 (goal ≤ ×1.33), 1k→100k ×1.65 (goal ≤ ×1.67)"; v.Cases[0].Measured != want {
+		t.Errorf("measured %q, want %q", v.Cases[0].Measured, want)
+	}
+	if v := sweep("1.30", "1.70"); v.Status != "not met" {
 		t.Errorf("×1.70 at 100k: %+v", v)
 	}
-	if v := sweep("200", "270", "300"); v.Status != "not met" {
+	if v := sweep("1.35", "1.60"); v.Status != "not met" {
 		t.Errorf("×1.35 at 10k: %+v", v)
 	}
 }
