@@ -44,7 +44,7 @@ func benchRounds(root, pkg, pattern, benchtime string, count int, log io.Writer)
 	for r := 1; r <= count; r++ {
 		args := []string{"-test.run", "^$", "-test.bench", pattern, "-test.benchmem",
 			"-test.count", "1", "-test.benchtime", benchtime}
-		fmt.Fprintf(log, "round %d of %d: %s %s\n", r, count, filepath.Join(pkg, "bench.test"), joinArgs(args))
+		fmt.Fprintf(log, "round %d of %d, in %s/: %s %s\n", r, count, pkg, bin, joinArgs(args))
 		cmd := exec.Command(bin, args...)
 		// A test binary runs in its package's directory under go test.
 		cmd.Dir = filepath.Join(root, pkg)
