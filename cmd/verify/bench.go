@@ -23,10 +23,9 @@ type benchOptions struct {
 // runBench runs the benchmarks in bench/ in interleaved rounds (benchRounds)
 // or reads files of earlier results, reports each implementation against the
 // model of its group with benchstat's statistics, and judges the performance
-// goals. Several files
-// (-file a.txt,b.txt or a glob) are pooled for the table, and each is also
-// judged alone: on a shared host a goal can hold in one run and not the
-// next, and the reader should see which.
+// goals. Several files (-file a.txt,b.txt or a glob) are pooled for the
+// table, and each is also judged alone: on a shared host a goal can hold in
+// one run and not the next, and the reader should see which.
 func runBench(o options, bo benchOptions) int {
 	var runs []benchRun
 	if bo.file != "" {

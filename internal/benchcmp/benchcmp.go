@@ -157,10 +157,7 @@ func Format(rows []Row) string {
 			vs = fmt.Sprintf("%.2f×", r.Speedup)
 			p = fmt.Sprintf("%.3f", r.P)
 		}
-		ci := fmt.Sprintf("[%s, %s]", Duration(r.Lo), Duration(r.Hi))
-		if r.Unbounded {
-			ci = fmt.Sprintf("[%d samples: too few to bound]", r.N)
-		}
+		ci := interval(r, Duration)
 		e := extra[key{r.Group, r.Impl}]
 		fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s | %.0f | %.0f |\n", r.Group, r.Impl,
 			Duration(r.Median), ci, vs, p, e["B/op"], e["allocs/op"])
@@ -186,13 +183,18 @@ func formatMetrics(rows []Row) string {
 		if strings.HasPrefix(r.Unit, "sec/") {
 			show = Duration
 		}
-		ci := fmt.Sprintf("[%s, %s]", show(r.Lo), show(r.Hi))
-		if r.Unbounded {
-			ci = fmt.Sprintf("[%d samples: too few to bound]", r.N)
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s %s |\n", r.Group, r.Impl, r.Unit, show(r.Median), ci)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s %s |\n", r.Group, r.Impl, r.Unit, show(r.Median), interval(r, show))
 	}
 	return b.String()
+}
+
+// interval renders row r's 95% confidence interval with show, or says that
+// its samples were too few to bound one.
+func interval(r Row, show func(float64) string) string {
+	if r.Unbounded {
+		return fmt.Sprintf("[%d samples: too few to bound]", r.N)
+	}
+	return fmt.Sprintf("[%s, %s]", show(r.Lo), show(r.Hi))
 }
 
 // Duration renders seconds per op as the tables do: 8.4ns, 1.22µs, 2.43ms.

@@ -1,5 +1,6 @@
-// Package roundbench is a benchmark for TestBenchRoundsInterleaves: one
-// cheap benchmark whose samples the rounds must collect, one per round.
+// Package roundbench holds two cheap benchmarks for
+// TestBenchRoundsInterleaves: the rounds must collect one sample of each per
+// round, in turn.
 package roundbench
 
 import "testing"
