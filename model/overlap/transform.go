@@ -3,6 +3,7 @@ package overlap
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrBadTransform: a view transform's arguments do not apply to the view (a
@@ -18,6 +19,8 @@ var ErrBadTransform = errors.New("overlap: transform does not apply to this view
 // step > 0 needs 0 ≤ start ≤ stop ≤ n; step < 0 walks downwards and needs
 // -1 ≤ stop ≤ start ≤ n-1 (so Slice(v, d, n-1, -1, -1) reverses dim d). No
 // index wraps and nothing is clamped: out-of-range bounds are ErrBadTransform.
+// A slice of an empty view changes only its shape: the view addresses no
+// byte, so its offset and strides mean nothing and are kept as they are.
 func Slice(v View, dim int, start, stop, step int64) (View, error) {
 	if err := v.Validate(); err != nil {
 		return View{}, err
@@ -27,22 +30,36 @@ func Slice(v View, dim int, start, stop, step int64) (View, error) {
 	}
 	n := v.Shape[dim]
 	var count int64
+	// The kept indices are start + i·step for i below the count. The count
+	// is formed from the distance to the last index that may be kept, which
+	// the bounds make non-negative and at most n-1, divided by |step| as
+	// an unsigned number (|MinInt64| = 2^63 is one): nothing can wrap, however
+	// large the step or the extent.
 	switch {
 	case step > 0 && 0 <= start && start <= stop && stop <= n:
-		count = (stop - start + step - 1) / step // operands ≥ 0: truncation is the ceiling here
+		if stop > start {
+			count = int64(uint64(stop-start-1)/uint64(step)) + 1
+		}
 	case step < 0 && -1 <= stop && stop <= start && start <= n-1:
-		count = (start - stop - step - 1) / -step
+		if start > stop {
+			count = int64(uint64(start-stop-1)/(-uint64(step))) + 1
+		}
 	default:
 		return View{}, fmt.Errorf("%w: slice [%d:%d:%d] of an extent of %d", ErrBadTransform, start, stop, step, n)
 	}
 	out := v.clone()
 	out.Shape[dim] = count
-	if count > 0 && !v.Empty() {
+	if v.Empty() {
+		return out, nil
+	}
+	if count > 0 {
 		// start is an index of a non-empty view; its address lies in the view.
 		out.Offset += start * v.Strides[dim]
 	}
 	if count > 1 {
-		// Two kept indices lie within the dim, so stride·step fits.
+		// Two kept indices of a non-empty view lie within the dim, so
+		// |step| ≤ n-1 and stride·step is at most the dim's span, which
+		// validation bounded. Checked all the same: it costs nothing here.
 		s, ok := mulChecked(v.Strides[dim], step)
 		if !ok {
 			return View{}, fmt.Errorf("%w: stride overflow", ErrBadTransform)
@@ -167,15 +184,21 @@ func Clone(v View) (View, error) {
 
 // Dense returns the row-major contiguous view of the given shape: the last dim
 // has stride elem, each other dim steps over the whole of the next. It fails
-// with ErrInvalidView when the view would not be valid.
+// with ErrInvalidView when the view would not be valid. A shape holding no
+// element is always valid, whatever its extents: its strides address
+// nothing, and one that would not fit in an int64 is 0.
 func Dense(offset, elem int64, shape ...int64) (View, error) {
 	v := View{Offset: offset, ElemSize: elem, Shape: append([]int64{}, shape...), Strides: make([]int64, len(shape))}
+	empty := slices.Contains(shape, 0)
 	s := elem
 	for d := len(shape) - 1; d >= 0; d-- {
 		v.Strides[d] = s
-		var ok bool
-		if s, ok = mulChecked(s, max(shape[d], 1)); !ok && d > 0 {
-			return View{}, fmt.Errorf("%w: dense %v of %d-byte elements overflows", ErrInvalidView, shape, elem)
+		var fits bool
+		if s, fits = mulChecked(s, max(shape[d], 1)); !fits && d > 0 {
+			if !empty {
+				return View{}, fmt.Errorf("%w: dense %v of %d-byte elements overflows", ErrInvalidView, shape, elem)
+			}
+			break // the outer strides stay 0
 		}
 	}
 	if err := v.Validate(); err != nil {

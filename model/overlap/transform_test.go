@@ -2,6 +2,7 @@ package overlap_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -40,6 +41,38 @@ func TestSlice(t *testing.T) {
 	}
 	if _, err := overlap.Slice(v(-1, 4, []int64{4}, []int64{4}), 0, 0, 1, 1); !errors.Is(err, overlap.ErrInvalidView) {
 		t.Errorf("Slice of an invalid view: %v", err)
+	}
+}
+
+// TestSliceExtremes: counts and strides of slices whose step or extent is
+// near 2^63 are exact (nothing wraps), and a slice of an empty view, whose
+// strides validation does not bound, only changes its shape.
+func TestSliceExtremes(t *testing.T) {
+	x, _ := overlap.Dense(0, 1, 10)
+	broadcast := v(0, 1, []int64{math.MaxInt64}, []int64{0})
+	empty := v(0, 1, []int64{0, 5}, []int64{1, 1 << 62})
+	cases := []struct {
+		in                overlap.View
+		dim               int
+		start, stop, step int64
+		want              overlap.View
+	}{
+		{broadcast, 0, 0, math.MaxInt64, 2, v(0, 1, []int64{1 << 62}, []int64{0})},
+		{broadcast, 0, math.MaxInt64 - 1, -1, -1, v(0, 1, []int64{math.MaxInt64}, []int64{0})},
+		{x, 0, 0, 5, math.MaxInt64, v(0, 1, []int64{1}, []int64{1})},
+		{x, 0, 2, -1, math.MinInt64, v(2, 1, []int64{1}, []int64{1})},
+		{x, 0, 9, -1, math.MinInt64 + 1, v(9, 1, []int64{1}, []int64{1})},
+		{empty, 1, 0, 5, 2, v(0, 1, []int64{0, 3}, []int64{1, 1 << 62})},
+	}
+	for _, c := range cases {
+		got, err := overlap.Slice(c.in, c.dim, c.start, c.stop, c.step)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Slice(%v, %d, %d:%d:%d) = %v, %v; want %v", c.in, c.dim, c.start, c.stop, c.step, got, err, c.want)
+			continue
+		}
+		if err := got.Validate(); err != nil {
+			t.Errorf("Slice(%v, %d, %d:%d:%d) = %v: %v", c.in, c.dim, c.start, c.stop, c.step, got, err)
+		}
 	}
 }
 
@@ -107,6 +140,19 @@ func TestClone(t *testing.T) {
 	}
 	if _, err := overlap.Dense(0, 1<<40, 1<<20, 1<<20); !errors.Is(err, overlap.ErrInvalidView) {
 		t.Errorf("Dense past 2^63: %v", err)
+	}
+	// A shape holding no element is valid whatever its extents: the
+	// strides that would not fit are 0, and Reshape and Clone of empty
+	// views, which go through Dense, succeed.
+	huge := []int64{0, 1 << 62, 4}
+	if got, err := overlap.Dense(0, 1, huge...); err != nil || !reflect.DeepEqual(got, v(0, 1, huge, []int64{0, 4, 1})) {
+		t.Errorf("Dense of the empty %v = %v, %v", huge, got, err)
+	}
+	if _, err := overlap.Reshape(v(0, 1, []int64{0}, []int64{1}), huge...); err != nil {
+		t.Errorf("Reshape of an empty view to %v: %v", huge, err)
+	}
+	if _, err := overlap.Clone(v(0, 1, huge, []int64{0, 0, 0})); err != nil {
+		t.Errorf("Clone of the empty %v: %v", huge, err)
 	}
 }
 
