@@ -189,6 +189,7 @@ func CheckBanksErrors(t rapid.TB, factory BanksFactory) {
 		t.Fatalf("FreeBuffer(%#x): %v", uint64(buf), err)
 	}
 	refuse(t, errCase{"FreeBuffer(freed twice)", func() error { return b.FreeBuffer(buf) }, spec.ErrUnknownAddress}, snap)
+	checkHugeBufferPages(t, factory)
 
 	mem, err := spec.NewMemory(cfg)
 	if err != nil {
@@ -211,4 +212,39 @@ func CheckBanksErrors(t rapid.TB, factory BanksFactory) {
 			return all
 		})
 	}
+}
+
+// checkHugeBufferPages allocates a buffer of 2^63-1 bytes in pages of 2 over
+// two banks of 2^62 bytes: 2^62 pages, 2^61 rows of 2 bytes per bank. Its
+// page count must not wrap (ceil(size/pageSize) formed as
+// (size+pageSize-1)/pageSize does), so that its first and last pages have
+// their addresses and only the page past them is refused.
+func checkHugeBufferPages(t rapid.TB, factory BanksFactory) {
+	t.Helper()
+	cfg := spec.BanksConfig{Offsets: []spec.Addr{0, 1 << 62}, List: spec.Config{Size: 1 << 62, Alignment: 2}}
+	b, err := factory(cfg)
+	if err != nil {
+		t.Fatalf("factory(%+v): %v", cfg, err)
+	}
+	buf, err := b.AllocateBuffer(math.MaxInt64, 2, spec.BottomUp)
+	if err != nil {
+		t.Fatalf("AllocateBuffer(2^63-1 bytes in pages of 2) over %+v: %v", cfg, err)
+	}
+	const last = 1<<62 - 1 // in bank 1, row 2^61-1
+	for _, p := range []struct {
+		page int64
+		bank int
+		addr spec.Addr
+	}{
+		{0, 0, buf},
+		{last, 1, buf + 1<<62 + (1<<61-1)*2},
+	} {
+		bank, addr, err := b.PageAddress(buf, p.page)
+		if err != nil || bank != p.bank || addr != p.addr {
+			t.Errorf("PageAddress(%#x, %d) of a buffer of 2^63-1 bytes in pages of 2 = %d, %#x, %v; want %d, %#x",
+				uint64(buf), p.page, bank, uint64(addr), err, p.bank, uint64(p.addr))
+		}
+	}
+	snap := func() any { return fmt.Sprint(b.Blocks(), b.Stats(), b.Buffers()) }
+	refuse(t, errCase{"PageAddress(page 2^62 of 2^62)", func() error { _, _, err := b.PageAddress(buf, last+1); return err }, spec.ErrInvalidAddress}, snap)
 }

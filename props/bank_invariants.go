@@ -70,7 +70,7 @@ func PageMappingInvariants(b spec.Banks) error {
 		}
 		stride, _ := spec.AlignUp(uint64(buf.PageSize), uint64(cfg.List.Alignment))
 		n := int64(len(buf.Banks))
-		rows := (buf.Pages() + n - 1) / n
+		rows := buf.Pages()/n + min(buf.Pages()%n, 1) // ceil, without a sum that could wrap
 		perBank := map[int]int64{}
 		for i := int64(0); i < buf.Pages(); i++ {
 			bank, abs, err := b.PageAddress(buf.Addr, i)

@@ -48,7 +48,11 @@ type Buffer struct {
 }
 
 // Pages is the number of pages: ceil(Size / PageSize).
-func (b Buffer) Pages() int64 { return (b.Size + b.PageSize - 1) / b.PageSize }
+func (b Buffer) Pages() int64 { return ceilDiv(b.Size, b.PageSize) }
+
+// ceilDiv is ceil(a / b) for a ≥ 0 and b > 0, without forming a+b-1, which
+// wraps for an a near 2^63.
+func ceilDiv(a, b int64) int64 { return a/b + min(a%b, 1) }
 
 // PageLen is the number of buffer bytes page i holds: PageSize, or less for
 // the last page of a size that is not a page multiple.
@@ -61,8 +65,8 @@ func Layout(size, pageSize int64, nbanks int, align int64) (perBank int64, err e
 	if size <= 0 || pageSize <= 0 {
 		return 0, fmt.Errorf("%w: buffer of %d bytes in pages of %d", ErrInvalidSize, size, pageSize)
 	}
-	pages := size/pageSize + min(size%pageSize, 1)
-	rows := pages/int64(nbanks) + min(pages%int64(nbanks), 1)
+	pages := ceilDiv(size, pageSize)
+	rows := ceilDiv(pages, int64(nbanks))
 	stride, ok := AlignUp(uint64(pageSize), uint64(align))
 	hi, lo := bits.Mul64(uint64(rows), stride)
 	if !ok || hi != 0 || lo > math.MaxInt64 {
