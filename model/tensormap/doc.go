@@ -20,9 +20,12 @@
 // map has already validated. The model's default solver, BruteForce, is exact
 // for views within overlap.MaxTouches and answers TooHard beyond, so it is
 // conservative there. Model and implementation therefore agree exactly on
-// every pair the implementation's exact solver decides within its work cap;
-// the differential property draws views small enough that it always does
-// (a few elements, rank ≤ 3), and a separate property
+// every pair both decide: views within overlap.MaxTouches that the
+// implementation's exact solver decides within its work cap. Beyond
+// MaxTouches they may differ, and only in the model's direction (a
+// dependency where an exact solver sees none). The differential property
+// draws views small enough that both always decide (a few elements, rank
+// ≤ 3), and a separate property
 // (props.CheckTensorMapTooHard) injects a solver that answers TooHard for
 // disjoint pairs, into model and implementation alike, to prove that the
 // implementation counts TooHard as a dependency. A solver must be exact when
