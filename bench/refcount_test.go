@@ -38,6 +38,7 @@ var rcImpls = []struct {
 }{
 	{"Model", func() rcRegistry { return spec.NewLocked(noFree) }}, // the model behind one mutex: the baseline
 	{"Sharded", func() rcRegistry { return impl.NewSharded(noFree) }},
+	{"Sharded16", func() rcRegistry { return impl.NewShardedN(noFree, 16) }}, // the seed's typical shard count
 	{"LockFree", func() rcRegistry { return impl.NewLockFree(noFree) }},
 	{"SyncMap", func() rcRegistry { return &syncMapRegistry{} }},
 	{"XSyncMap", func() rcRegistry { return &xsyncRegistry{m: xsync.NewMap[spec.Addr, xsEntry]()} }},

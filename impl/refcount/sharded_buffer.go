@@ -26,15 +26,18 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 	rec := &buffer{real: real, bytes: bytes, kind: kind}
 	var ibuf [16]int
 	idx := ibuf[:0]
-	if len(s.shards) <= 64 {
-		// A set of shard indexes in one word comes out sorted and without
-		// repeats, with no sort.
-		var set uint64
+	if len(s.shards) <= 64*len(shardSet{}) {
+		// A set of shard indexes in a few words comes out sorted and
+		// without repeats, with no sort.
+		var set shardSet
 		for _, h := range holders {
-			set |= 1 << uint(s.ShardOf(h.p))
+			i := s.ShardOf(h.p)
+			set[i/64] |= 1 << uint(i%64)
 		}
-		for ; set != 0; set &= set - 1 {
-			idx = append(idx, bits.TrailingZeros64(set))
+		for w, word := range set {
+			for ; word != 0; word &= word - 1 {
+				idx = append(idx, w*64+bits.TrailingZeros64(word))
+			}
 		}
 	} else {
 		for _, h := range holders {
@@ -95,6 +98,9 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 	home.bytes += bytes
 	return rec.id, nil
 }
+
+// shardSet is a set of shard indexes below 256 (DefaultShards), one bit each.
+type shardSet [4]uint64
 
 // lockAll locks every shard in index order.
 func (s *Sharded) lockAll() {
