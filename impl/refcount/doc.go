@@ -5,11 +5,11 @@
 //
 // # Sharded
 //
-// Pointers are spread over a power-of-two number of shards (256 by default: see
-// DefaultShards for why not the seed's 16) by a
-// mixing hash (MurmurHash3's finaliser), not by the address itself: allocators
-// hand out 16-, 64- or 4096-byte-aligned pointers, and an identity hash would
-// send them all to one shard (SCL-Core's std::hash<void*> does). Each shard is a
+// Pointers are spread over a power-of-two number of shards (256 by default;
+// DefaultShards says why not the seed's 16) by a mixing hash (MurmurHash3's
+// finaliser), not by the address itself: allocators hand out 16-, 64- or
+// 4096-byte-aligned pointers, and an identity hash would send them all to one
+// shard (SCL-Core's std::hash<void*> does). Each shard is a
 // mutex and an open-addressing table of entries, padded to two cache lines. An
 // owned pointer's count lives in its entry. A shared buffer is one record with
 // an atomic count (the sum of its holders' shares); each holder's share lives
