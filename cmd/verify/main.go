@@ -25,6 +25,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -52,18 +53,7 @@ func main() {
 	}
 	var o options
 	var bo benchOptions
-	flag.StringVar(&bo.pattern, "bench", ".", "bench: which benchmarks (a go test -bench pattern)")
-	flag.IntVar(&bo.count, "count", 10, "bench: samples of each benchmark, taken in as many interleaved rounds")
-	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
-	flag.StringVar(&bo.file, "file", "", "bench: read results from these files (comma-separated paths or globs) instead of running")
-	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 when a measured performance goal is not met")
-	flag.StringVar(&o.domain, "domain", "", "only these domains (comma-separated)")
-	flag.StringVar(&o.property, "property", "", "only these properties (comma-separated)")
-	flag.StringVar(&o.impl, "impl", "", "only these implementations (comma-separated)")
-	flag.StringVar(&o.seeds, "seeds", "1,2,3", "mutants: the fixed rapid seeds each bug is run under")
-	flag.StringVar(&o.out, "out", "reports/latest", "where the report is written")
-	flag.IntVar(&o.jobs, "jobs", 2, "mutants: bugs run at once")
-	flag.StringVar(&o.bug, "bug", "", "internal (mutant child): the seeded bug to activate")
+	defineFlags(&o, &bo)
 	flag.CommandLine.Usage = usage
 	if err := flag.CommandLine.Parse(args); err != nil {
 		os.Exit(2)
@@ -107,14 +97,35 @@ func main() {
 	os.Exit(code)
 }
 
+// defineFlags registers verify's flags on the command line's flag set.
+func defineFlags(o *options, bo *benchOptions) {
+	flag.StringVar(&bo.pattern, "bench", ".", "bench: which benchmarks (a go test -bench pattern)")
+	flag.IntVar(&bo.count, "count", 10, "bench: samples of each benchmark, taken in as many interleaved rounds")
+	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
+	flag.StringVar(&bo.file, "file", "", "bench: read results from these files (comma-separated paths or globs) instead of running")
+	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 when a measured performance goal is not met")
+	flag.StringVar(&o.domain, "domain", "", "only these domains (comma-separated)")
+	flag.StringVar(&o.property, "property", "", "only these properties (comma-separated)")
+	flag.StringVar(&o.impl, "impl", "", "only these implementations (comma-separated)")
+	flag.StringVar(&o.seeds, "seeds", "1,2,3", "mutants: the fixed rapid seeds each bug is run under")
+	flag.StringVar(&o.out, "out", "reports/latest", "where the report is written")
+	flag.IntVar(&o.jobs, "jobs", 2, "mutants: bugs run at once")
+	flag.StringVar(&o.bug, "bug", "", "internal (mutant child): the seeded bug to activate")
+}
+
 func flagSet(name string) bool {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
 
-func usage() {
-	fmt.Fprint(os.Stderr, `usage: go run ./cmd/verify [all|run|mutants|list] [flags]
+// usage prints the commands and the flags a user sets: verify's own and
+// rapid's. The test binary's flags (-test.*), which testing.Init registers
+// for rapid's sake, are left out: none of them changes what verify does.
+func usage() { writeUsage(os.Stderr) }
+
+func writeUsage(w io.Writer) {
+	fmt.Fprint(w, `usage: go run ./cmd/verify [all|run|mutants|bench|list] [flags]
 
   all      run every property suite, then every seeded bug; write reports/latest/
   run      run the property suites
@@ -124,5 +135,17 @@ func usage() {
 
 flags:
 `)
-	flag.PrintDefaults()
+	user := flag.NewFlagSet("verify", flag.ContinueOnError)
+	user.SetOutput(w)
+	flag.VisitAll(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Name, "test.") || f.Name == "bug" {
+			return
+		}
+		user.Var(f.Value, f.Name, f.Usage)
+		if f.Name == "rapid.checks" {
+			// rapid's default is go test's; verify raises it after parsing.
+			user.Lookup(f.Name).DefValue = fmt.Sprint(defaultChecks)
+		}
+	})
+	user.PrintDefaults()
 }

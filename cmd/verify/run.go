@@ -126,12 +126,17 @@ func runSuitesCmd(o options) int {
 }
 
 func list(o options) int {
+	suites, seeded := catalog.Select(o.domain, o.property, o.impl), selectBugs(o)
+	if len(suites) == 0 && len(seeded) == 0 {
+		fmt.Fprintln(os.Stderr, "verify: no suite and no seeded bug match the filters")
+		return 2
+	}
 	fmt.Println("suites:")
-	for _, s := range catalog.Select(o.domain, o.property, o.impl) {
+	for _, s := range suites {
 		fmt.Printf("  %s\n", s.Name())
 	}
 	fmt.Println("seeded bugs:")
-	for _, b := range selectBugs(o) {
+	for _, b := range seeded {
 		fmt.Printf("  %-40s %-10s killer %-18s %s\n", b.ID, b.Impl, b.Killer, b.Summary)
 	}
 	return 0

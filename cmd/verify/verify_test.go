@@ -121,3 +121,25 @@ func TestBenchRoundsInterleaves(t *testing.T) {
 		t.Error("zero rounds were accepted")
 	}
 }
+
+func TestUsageListsCommandsAndUserFlags(t *testing.T) {
+	var o options
+	var bo benchOptions
+	defineFlags(&o, &bo)
+	var buf strings.Builder
+	writeUsage(&buf)
+	u := buf.String()
+	if !strings.Contains(u, "[all|run|mutants|bench|list]") {
+		t.Errorf("usage line does not name every command:\n%s", u)
+	}
+	for _, want := range []string{"-domain", "-gate", "rapid: number of checks to perform (default 500)"} {
+		if !strings.Contains(u, want) {
+			t.Errorf("usage lacks %q:\n%s", want, u)
+		}
+	}
+	for _, hidden := range []string{"-test.", "-bug "} {
+		if strings.Contains(u, hidden) {
+			t.Errorf("usage shows %q, a flag no user sets:\n%s", hidden, u)
+		}
+	}
+}
