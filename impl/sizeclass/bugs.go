@@ -26,6 +26,8 @@ const (
 	BugStreamEarlyReuse   bugs.ID = "sizeclass/stream-early-reuse"
 	BugDeferredRepeat     bugs.ID = "sizeclass/deferred-repeat"
 	BugDeferredNoDrain    bugs.ID = "sizeclass/deferred-owner-no-drain"
+	BugCloseUnclaimed     bugs.ID = "sizeclass/close-unclaimed"
+	BugPopByStore         bugs.ID = "sizeclass/pop-by-store"
 )
 
 func init() {
@@ -62,6 +64,10 @@ func init() {
 			Summary: "GC frees the queue's front and pops it only on success, so a failed free stays queued and is repeated: a device double free (the seed's gc())"},
 		bugs.Bug{ID: BugDeferredNoDrain, Domain: "sizeclass", Impl: "Deferred", Killer: "DeferredStateMachine",
 			Summary: "an owner-side free does not drain the queue, so deferred frees wait for an explicit GC"},
+		bugs.Bug{ID: BugCloseUnclaimed, Domain: "sizeclass", Impl: "Sharded", Killer: "CloseRace",
+			Summary: "Close lists the blocks and returns them to the device without claiming them, and the calls that take the slow-path lock check closed only before it: a racing Alloc claims a block the device got back, a Close or Trim queued on the lock frees every block again; the seam yields between the list and the frees"},
+		bugs.Bug{ID: BugPopByStore, Domain: "sizeclass", Impl: "LockFree", Killer: "CloseRace",
+			Summary: "a block popped off a stack is marked in use with a store, as if the pop made it the popper's alone; a Close between the pop and the store has released it, and the Alloc hands out memory the device got back; the seam yields before the store"},
 	)
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
 )
 
@@ -16,12 +17,12 @@ import (
 // use is the in-use state and the requested size in one word, so a pair of
 // calls changes one atomic per call: 0 is free, n > 0 is in use for a
 // request of n bytes, useReleased is being returned to the device, and
-// LockFree's usePrivate is free in a P's private slot. A block goes from
-// free to in use only through whoever took it off a stack (LockFree), by a
-// compare-and-swap claim (Sharded's cache entries, LockFree's private slots:
-// that claim is what makes those entries mere hints), or, for large blocks,
-// under core.slow; and from in use to free only by a compare-and-swap in
-// Free, so of two racing frees exactly one wins.
+// LockFree's usePrivate is free in a P's private slot. A class block goes
+// from free to in use only by a compare-and-swap claim (Sharded's cache
+// entries, LockFree's private slots: that claim is what makes those entries
+// mere hints; LockFree's stacks too, where the pop alone would not do: see
+// closeLocked), a large block under core.slow; and from in use to free only
+// by a compare-and-swap in Free, so of two racing frees exactly one wins.
 type block struct {
 	addr   spec.Addr
 	size   int64
@@ -118,11 +119,69 @@ func (c *core) check(n int64) (size int64, class int, done bool, err error) {
 	return size, class, err != nil, err
 }
 
-// handOut gives b, taken out of every cache by the caller, to a request of
-// n bytes.
+// handOut gives b, a free large block found under slow, to a request of n
+// bytes. Nothing else changes a free large block's use word while slow is
+// held (Free only moves in-use blocks to free, Close holds slow), so a store
+// does.
 func (c *core) handOut(b *block, n int64) spec.Addr {
 	b.use.Store(n)
 	return c.freeze(b)
+}
+
+// lockOpen takes slow unless the pool is closed, which it reports as
+// ErrClosed with slow not held. Every call checks closed on entry, but a
+// Close may run while it waits for slow: under slow it looks again, or it
+// would hand out, trim or free blocks that Close has returned to the device.
+func (c *core) lockOpen() error {
+	c.slow.Lock()
+	if c.closed.Load() && !bugs.On(BugCloseUnclaimed) {
+		c.slow.Unlock()
+		return spec.ErrClosed
+	}
+	return nil
+}
+
+// closeLocked closes the pool and returns every block to the device,
+// reporting those in use (sorted by address). Called with slow held, the
+// pool open.
+//
+// Calls that passed their closed check before it may still be running: a
+// fast-path Alloc about to claim a cached block, a Free about to mark one
+// free. So each block's use word is moved to useReleased, whatever it held,
+// before the block goes back to the device: a claim (a compare-and-swap
+// from a free state) and a Free (one from in use) then both fail on it, and
+// see closed. A block claimed before its word was moved is reported in use,
+// and so is the Alloc that claimed it ordered before Close.
+func (c *core) closeLocked() ([]spec.Block, error) {
+	if bugs.On(BugCloseUnclaimed) {
+		var all []spec.Block
+		c.table.all(func(b *block) { all = append(all, b.describe(0)) })
+		yield() // a racing call claims or frees a block here
+		c.closed.Store(true)
+		sortBlocks(all)
+		return closeAll(c.dev, all)
+	}
+	c.closed.Store(true)
+	var all []spec.Block
+	c.table.all(func(b *block) {
+		u := b.use.Load()
+		for !b.use.CompareAndSwap(u, useReleased) {
+			u = b.use.Load()
+		}
+		all = append(all, spec.Block{Addr: b.addr, Size: b.size, Class: b.class, Requested: max(u, 0),
+			InUse: u > 0, Frozen: b.frozen.Load()})
+	})
+	sortBlocks(all) // returned in address order, as the model does
+	return closeAll(c.dev, all)
+}
+
+// freeFailed is the error of a Free whose block was not in use: a double
+// free, or the pool was closed while the Free ran.
+func (c *core) freeFailed(p spec.Addr) error {
+	if c.closed.Load() {
+		return spec.ErrClosed
+	}
+	return errDoubleFree(p)
 }
 
 // freeze marks b, just handed out, frozen if pin mode is on; it returns b's
@@ -152,7 +211,9 @@ func (c *core) lookup(p spec.Addr) (*block, error) {
 // allocLarge serves a large request: the first free large block in insertion
 // order that is big enough, else a new one.
 func (c *core) allocLarge(n, size int64, trim func() (int64, error)) (spec.Addr, error) {
-	c.slow.Lock()
+	if err := c.lockOpen(); err != nil {
+		return 0, err
+	}
 	defer c.slow.Unlock()
 	for _, b := range c.large {
 		if b.size >= size && b.use.Load() == 0 { // Free never sets 0 → n, and we hold slow

@@ -17,7 +17,8 @@
 //     block that sits in another P's cache without touching that cache: it
 //     scans the class's blocks (a lock-free index) and claims one, so the
 //     pool never holds more device memory than the model. A full list moves
-//     its older half to the central list after unpinning.
+//     its older half (at most 16 blocks) to the central list after
+//     unpinning.
 //   - LockFree keeps each class's free blocks on Treiber stacks, one per P
 //     and class, whose heads pack a slot index with a tag (no ABA), with a
 //     few private slots per P and class in front (a small LIFO, claimed by

@@ -148,3 +148,22 @@ func TestStreamsErrors(t *testing.T) {
 		t.Errorf("Synchronize after Close: %v", err)
 	}
 }
+
+// TestShardedOptionsBounded: options too large to allocate, or to count in
+// the shards' int32s, are refused with ErrInvalidConfig, not a panic or a
+// fatal out-of-memory.
+func TestShardedOptionsBounded(t *testing.T) {
+	for _, opt := range []impl.ShardedOptions{
+		{Capacity: 1 << 62}, {Capacity: impl.MaxShardCapacity + 1},
+		{Shards: 1 << 40}, {Shards: impl.MaxShards + 1},
+	} {
+		_, err := impl.NewSharded(spec.NewSimDevice(1<<20), spec.DefaultConfig(), opt)
+		if !errors.Is(err, spec.ErrInvalidConfig) {
+			t.Errorf("NewSharded(%+v): %v, want ErrInvalidConfig", opt, err)
+		}
+	}
+	if _, err := impl.NewSharded(spec.NewSimDevice(1<<20), spec.DefaultConfig(),
+		impl.ShardedOptions{Shards: impl.MaxShards, Capacity: 1}); err != nil {
+		t.Errorf("NewSharded at the shard limit: %v", err)
+	}
+}

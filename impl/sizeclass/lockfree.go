@@ -48,7 +48,9 @@ import (
 // instructions). Everything that calls the device — a class miss, every
 // large request, Trim, Close — takes one mutex and is blocking. Stats and
 // Blocks are exact only when no call is running (fast-path hits are counted
-// per P without synchronisation). Close must not race other calls.
+// per P without synchronisation). Close may race every other call
+// (core.closeLocked): that is why a block popped off a stack is claimed by
+// compare-and-swap too.
 type LockFree struct {
 	core
 	shards []lfShard
@@ -217,13 +219,19 @@ func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
 		}
 		procUnpin()
 	}
-	if b != nil {
-		return l.handOut(b, n), nil
+	// A block off a stack is the popper's alone, but a Close that began
+	// after the pop may have released it: it is claimed from free, not
+	// marked in use with a store. (If the claim fails, the slow path below
+	// reports the pool closed.)
+	if b != nil && l.claimPopped(b, n) {
+		return l.freeze(b), nil
 	}
 	if a := l.steal(class, n); a != 0 {
 		return a, nil
 	}
-	l.slow.Lock()
+	if err := l.lockOpen(); err != nil {
+		return 0, err
+	}
 	defer l.slow.Unlock()
 	// A block may have been freed since the pops: the device is asked only
 	// when no stack or private slot holds a block of the class.
@@ -231,6 +239,20 @@ func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
 		return a, nil
 	}
 	return l.mallocLocked(n, l.cls.sizes[class], class, l.trimLocked)
+}
+
+// claimPopped marks b, just popped off a stack, in use for a request of n
+// bytes; false if a Close released it after it was pushed. The seeded bug
+// marks it with a store, as if the pop made b the popper's alone.
+func (l *LockFree) claimPopped(b *block, n int64) bool {
+	if bugs.On(BugPopByStore) {
+		for range 4 {
+			yield() // let a Close release the block here
+		}
+		b.use.Store(n)
+		return true
+	}
+	return b.use.CompareAndSwap(0, n)
 }
 
 // hint is the shard of the caller's P.
@@ -245,9 +267,9 @@ func (l *LockFree) hint() int {
 // keeps a stale pointer that its owner drops). 0 if there is none.
 func (l *LockFree) steal(class int, n int64) spec.Addr {
 	for i := range l.shards {
-		if b := l.pop(&l.shards[i].stacks[class]); b != nil {
+		if b := l.pop(&l.shards[i].stacks[class]); b != nil && l.claimPopped(b, n) {
 			l.hits.Add(1)
-			return l.handOut(b, n)
+			return l.freeze(b)
 		}
 	}
 	b := l.table.find(func(b *block) bool {
@@ -283,7 +305,7 @@ func (l *LockFree) Free(p spec.Addr) error {
 	}
 	if b.class < 0 {
 		if !b.free() {
-			return errDoubleFree(p)
+			return l.freeFailed(p)
 		}
 		return nil
 	}
@@ -294,7 +316,7 @@ func (l *LockFree) Free(p spec.Addr) error {
 		if k := sh.privN[b.class]; k < privateSlots {
 			if !b.freeTo(usePrivate) {
 				procUnpin()
-				return errDoubleFree(p)
+				return l.freeFailed(p)
 			}
 			sh.private[b.class*privateSlots+int(k)] = b
 			sh.privN[b.class] = k + 1
@@ -304,7 +326,7 @@ func (l *LockFree) Free(p spec.Addr) error {
 	}
 	if !b.free() {
 		procUnpin()
-		return errDoubleFree(p)
+		return l.freeFailed(p)
 	}
 	l.push(&l.shards[i%len(l.shards)].stacks[b.class], b)
 	procUnpin()
@@ -322,10 +344,9 @@ func (l *LockFree) SetPinned(on bool) error {
 
 // Trim implements spec.Pool.
 func (l *LockFree) Trim() (int64, error) {
-	if l.closed.Load() {
-		return 0, spec.ErrClosed
+	if err := l.lockOpen(); err != nil {
+		return 0, err
 	}
-	l.slow.Lock()
 	defer l.slow.Unlock()
 	return l.trimLocked()
 }
@@ -377,10 +398,9 @@ func (l *LockFree) Stats() spec.Stats {
 
 // Blocks implements spec.Pool.
 func (l *LockFree) Blocks() []spec.Block {
-	if l.closed.Load() {
+	if l.lockOpen() != nil {
 		return nil
 	}
-	l.slow.Lock()
 	defer l.slow.Unlock()
 	return l.blocks(l.cachedLocked())
 }
@@ -411,14 +431,11 @@ func (l *LockFree) cachedLocked() map[*block]int {
 
 // Close implements spec.Pool.
 func (l *LockFree) Close() ([]spec.Block, error) {
-	if l.closed.Load() {
-		return nil, spec.ErrClosed
+	if err := l.lockOpen(); err != nil {
+		return nil, err
 	}
-	l.slow.Lock()
 	defer l.slow.Unlock()
-	all := l.blocks(l.cachedLocked())
-	l.closed.Store(true)
-	return closeAll(l.dev, all)
+	return l.closeLocked()
 }
 
 // slotTable maps slot indexes to blocks: two levels, so a lookup is two

@@ -1,6 +1,7 @@
 package sizeclass
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -36,10 +37,11 @@ import (
 //
 // Ps whose id is not below Shards (GOMAXPROCS grew) use the central lists
 // only. In a -race build, and with Spread, the caches are guarded by a
-// mutex per shard instead of the pin (see race_off.go). Device calls, large
-// blocks, Trim and Close share core's mutex. Stats counts hits made on the
-// fast path by reading the shards' counters without synchronisation: it is
-// exact only when no call is running. Close must not race other calls.
+// mutex per shard instead of the pin (see race_off.go), and such a P shares
+// shard id mod Shards. Device calls, large blocks, Trim and Close share
+// core's mutex. Stats counts hits made on the fast path by reading the
+// shards' counters without synchronisation: it is exact only when no call
+// is running. Close may race every other call (core.closeLocked).
 //
 // Progress: the fast path takes no lock and never waits for another caller
 // (pinning only defers preemption, and a stop-the-world, for its few
@@ -57,6 +59,12 @@ type Sharded struct {
 	spread bool
 	rr     atomic.Uint32
 }
+
+// Limits of ShardedOptions: beyond them NewSharded answers ErrInvalidConfig.
+const (
+	MaxShards        = 1 << 12
+	MaxShardCapacity = 1 << 16
+)
 
 // ShardedOptions tunes a Sharded pool; zero fields take the defaults.
 type ShardedOptions struct {
@@ -140,6 +148,12 @@ func NewSharded(dev spec.Device, cfg spec.Config, opt ShardedOptions) (*Sharded,
 	}
 	if opt.Capacity <= 0 {
 		opt.Capacity = 32
+	}
+	// The lists are allocated up front, Shards × classes × Capacity entries,
+	// and counted in int32s.
+	if opt.Shards > MaxShards || opt.Capacity > MaxShardCapacity {
+		return nil, fmt.Errorf("%w: %d shards of %d blocks a class (at most %d shards of %d)",
+			spec.ErrInvalidConfig, opt.Shards, opt.Capacity, MaxShards, MaxShardCapacity)
 	}
 	s.capacity, s.spread, s.locked = opt.Capacity, opt.Spread, opt.Spread || raceEnabled
 	s.shards = make([]shard, opt.Shards)
@@ -231,7 +245,9 @@ func (s *Sharded) allocMiss(n int64, class int) (spec.Addr, error) {
 	if b := s.takeCached(class, n); b != nil {
 		return s.freeze(b), nil
 	}
-	s.slow.Lock()
+	if err := s.lockOpen(); err != nil {
+		return 0, err
+	}
 	defer s.slow.Unlock()
 	// A block may have been freed since the search: the device is asked only
 	// when no cache holds one.
@@ -331,7 +347,7 @@ func (s *Sharded) Free(p spec.Addr) error {
 		return err
 	}
 	if !b.free() {
-		return errDoubleFree(p)
+		return s.freeFailed(p)
 	}
 	if b.class < 0 {
 		return nil
@@ -391,10 +407,9 @@ func (s *Sharded) SetPinned(on bool) error {
 
 // Trim implements spec.Pool.
 func (s *Sharded) Trim() (int64, error) {
-	if s.closed.Load() {
-		return 0, spec.ErrClosed
+	if err := s.lockOpen(); err != nil {
+		return 0, err
 	}
-	s.slow.Lock()
 	defer s.slow.Unlock()
 	return s.trimLocked()
 }
@@ -459,10 +474,9 @@ func (s *Sharded) Stats() spec.Stats {
 
 // Blocks implements spec.Pool.
 func (s *Sharded) Blocks() []spec.Block {
-	if s.closed.Load() {
+	if s.lockOpen() != nil {
 		return nil
 	}
-	s.slow.Lock()
 	defer s.slow.Unlock()
 	return s.blocks(s.cachedLocked())
 }
@@ -483,12 +497,9 @@ func (s *Sharded) cachedLocked() map[*block]int {
 
 // Close implements spec.Pool.
 func (s *Sharded) Close() ([]spec.Block, error) {
-	if s.closed.Load() {
-		return nil, spec.ErrClosed
+	if err := s.lockOpen(); err != nil {
+		return nil, err
 	}
-	s.slow.Lock()
 	defer s.slow.Unlock()
-	all := s.blocks(s.cachedLocked())
-	s.closed.Store(true)
-	return closeAll(s.dev, all)
+	return s.closeLocked()
 }

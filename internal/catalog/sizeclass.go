@@ -55,6 +55,8 @@ func init() {
 				Run: func(t rapid.TB) { props.CheckPoolDoubleFreeRace(t, p.par) }},
 			Suite{Domain: "sizeclass", Property: "Linearizable", Impl: p.name,
 				Run: func(t rapid.TB) { props.CheckPoolLinearizable(t, p.par) }},
+			Suite{Domain: "sizeclass", Property: "CloseRace", Impl: p.name,
+				Run: func(t rapid.TB) { props.CheckPoolCloseRace(t, p.par) }},
 		)
 	}
 	deferred := []struct {

@@ -3,6 +3,7 @@ package sizeclass
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 )
@@ -10,9 +11,11 @@ import (
 // Device is the memory a pool caches: a device allocator (cudaMalloc and
 // cudaFree, infinirtMalloc and infinirtFree, or a simulator).
 //
-// Malloc returns the start of a fresh block of n > 0 bytes; it signals
-// exhaustion with an error that matches ErrOutOfMemory, and any other error is
-// passed through to the caller without a retry.
+// Malloc returns the start of a fresh block of n > 0 bytes (never null, nor
+// the start of a block it still holds); it signals exhaustion with an error
+// that matches ErrOutOfMemory, and any other error is passed through to the
+// caller without a retry. The blocks a device holds at once total at most
+// MaxInt64 bytes: a pool's Stats sums them in int64s.
 //
 // Free returns a block. An error from Free means the block's fate is unknown
 // (a real device often reports an earlier asynchronous failure on a later
@@ -117,10 +120,16 @@ func (d *SimDevice) Malloc(n int64) (Addr, error) {
 	if n > d.capacity-d.used {
 		return 0, fmt.Errorf("%w: device malloc of %d bytes with %d of %d free", ErrOutOfMemory, n, d.capacity-d.used, d.capacity)
 	}
+	// The next address leaves a gap of at least one byte after the block.
+	// Addresses are never reused, so a device that has handed out nearly
+	// 2^64 bytes in all has none left: it is out of memory (and never
+	// wraps to reuse an address, or to hand out null).
+	step := uint64(n) + uint64(simGap) - uint64(n%simGap)
+	if uint64(d.next) > math.MaxUint64-step {
+		return 0, fmt.Errorf("%w: device malloc of %d bytes: the address space is spent", ErrOutOfMemory, n)
+	}
 	p := d.next
-	// n <= capacity, so the step fits; the address space of a uint64 outlasts
-	// any test.
-	d.next += Addr(n + simGap - n%simGap)
+	d.next += Addr(step)
 	d.used += n
 	d.live[p] = n
 	d.mallocs++
