@@ -138,8 +138,12 @@ func CheckBanksLinearizable(t rapid.TB, factory BanksFactory) {
 		start.Done()
 		done.Wait()
 		res := linear.Check(banksLinModel(cfg), rec.History(), 5*time.Second)
-		if res.Verdict == linear.NotLinearizable {
+		switch res.Verdict {
+		case linear.NotLinearizable:
 			rt.Fatalf("history of %d ops over banks %+v is not linearizable: %v\n%s", res.Ops, cfg, res, describeHistory(rec.History()))
+		case linear.Unknown:
+			// rapid draws another case instead, and fails the run if too few prove anything.
+			rt.Skipf("%v: this history proves nothing", res)
 		}
 	})
 }

@@ -163,8 +163,12 @@ func CheckPoolLinearizable(t rapid.TB, factory PoolFactory) {
 			},
 		}
 		res := linear.Check(model, rec.History(), 2*time.Second)
-		if res.Verdict == linear.NotLinearizable {
+		switch res.Verdict {
+		case linear.NotLinearizable:
 			rt.Fatalf("history of Alloc/Free from %d goroutines, cache warmed with %v: %v\n%s", clients, init, res, describePoolHistory(rec.History()))
+		case linear.Unknown:
+			// rapid draws another case instead, and fails the run if too few prove anything.
+			rt.Skipf("%v: this history proves nothing", res)
 		}
 		if err := CheckPoolInvariants(pool, dev, map[spec.Addr]bool{}, false); err != nil {
 			rt.Fatalf("after the history: %v", err)
