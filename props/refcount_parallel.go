@@ -1,6 +1,7 @@
 package props
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -102,9 +103,13 @@ func formatOps(ops []spec.Op) string {
 	return s
 }
 
-// stripIDs drops buffer IDs, which are the implementation's choice; with
-// disjoint ranges no two registrations share a real pointer, so the order by
-// Real is canonical.
+// stripIDs drops buffer IDs, which are the implementation's choice, and puts
+// the report in an order that does not depend on them. Disjoint ranges keep
+// registrations of different goroutines apart, but one goroutine can have two
+// live buffers on one real pointer (the first one's real pointer was released,
+// then registered again as another buffer's), which a leak report orders by
+// ID. So the IDs are blanked first, then the report is sorted by all the rest
+// of each record.
 func stripIDs(live []spec.Registration) []spec.Registration {
 	out := liveView(live, nil)
 	for i := range out {
@@ -112,5 +117,15 @@ func stripIDs(live []spec.Registration) []spec.Registration {
 			out[i].Buffer = 1
 		}
 	}
+	slices.SortFunc(out, func(a, b spec.Registration) int {
+		return cmp.Or(
+			cmp.Compare(a.Real, b.Real),
+			cmp.Compare(a.Buffer, b.Buffer), // owned pointers first
+			cmp.Compare(a.Bytes, b.Bytes),
+			cmp.Compare(a.Kind, b.Kind),
+			cmp.Compare(a.Refs, b.Refs),
+			slices.Compare(a.Holders, b.Holders),
+		)
+	})
 	return out
 }

@@ -28,6 +28,7 @@ const (
 	BugRefsTwoLoads      bugs.ID = "refcount/refs-two-loads"
 	BugExitOldestFirst   bugs.ID = "refcount/exit-oldest-first"
 	BugResizeDropsAlias  bugs.ID = "refcount/resize-drops-alias"
+	BugBytesWrap         bugs.ID = "refcount/bytes-wrap"
 )
 
 func init() {
@@ -66,5 +67,7 @@ func init() {
 			Summary: "Exit releases the scope's references oldest first instead of newest first, so frees happen in the wrong order"},
 		bugs.Bug{ID: BugResizeDropsAlias, Domain: "refcount", Impl: "LockFree", Killer: "StateMachine",
 			Summary: "a table rebuild copies owned pointers but only the real pointer of each buffer, dropping its aliases"},
+		bugs.Bug{ID: BugBytesWrap, Domain: "refcount", Impl: "Sharded", Killer: "BytesSaturate",
+			Summary: "the live bytes are summed in one 64-bit word: registrations may overlap, so huge ones wrap the sum and Stats reports a small figure"},
 	)
 }

@@ -37,11 +37,11 @@ import (
 // A buffer's counts (every holder's share, hence the whole count) live in its
 // record and change in one atomic step: packed into one word for buffers of
 // up to 10 holders (a CAS, no allocation), else as an immutable state replaced
-// by CAS (copy on write, one allocation per change); see record. So a
-// holder's share and the buffer's count move together, and of two holders
-// dropping the last references at the same instant exactly one CAS reaches
-// zero and frees. Owned pointers allocate nothing; a buffer allocates its
-// record and its holder list.
+// by CAS (copy on write: a change allocates O(log n) words for n holders); see
+// record. So a holder's share and the buffer's count move together, and of
+// two holders dropping the last references at the same instant exactly one
+// CAS reaches zero and frees. Owned pointers allocate nothing; a buffer
+// allocates its record and its holder list.
 //
 // # Progress
 //
@@ -56,20 +56,27 @@ import (
 //
 // # Capacity, resize and the slow path
 //
-// The table starts at 16 slots (NewLockFreeN chooses). A Register that would
-// claim a fresh slot farther than 16 + 2·log2(capacity) slots from its home, or
-// finds no free slot at all, rebuilds the table: live entries only (tombstones
-// go), into a table sized for its live keys (load at most 1/4) and, up to 65536
-// slots, for the dead keys too, since freed addresses tend to be registered
-// again (compactedCap has the rule). The table never shrinks below its initial
-// capacity; it shrinks towards its live size when a rebuild finds it mostly
-// empty. A rebuild takes the slow-path mutex, freezes every slot and record of
-// the old table (a frozen word fails every CAS), copies, publishes the new
-// table and unfreezes the records; operations that met a frozen word wait on
-// the mutex and retry on the new table. A rebuild is O(capacity) and stops
-// every writer while it runs: resizing is blocking, not lock-free. An owned
-// pointer counts at most 2^36−1 references (Retain beyond answers
-// ErrInvalidSize); a buffer's count is an int64.
+// The table starts at 16 slots (NewLockFreeN chooses, up to 2^24). A Register
+// or RegisterBuffer that would claim a fresh slot farther from its home than
+// the table's probe limit (16 + 2·log2(capacity) at first), or finds no free
+// slot at all, rebuilds the table: live entries only (tombstones go), into a
+// table sized for its live keys and the keys the operation is inserting (load
+// at most 1/4, so a buffer with more holders than the table has slots gets a
+// table that holds them) and, up to 65536 slots, for the dead keys too, since
+// freed addresses tend to be registered again. A long probe run in a table
+// less than half used doubles it once; in a table already twice the size its
+// keys need, the keys collide in the hash itself, so the rebuild keeps the
+// capacity and doubles the probe limit instead: colliding addresses cost
+// probe length, not memory (compactedCap has the rules). The table never
+// shrinks below its initial capacity; it shrinks towards its live size when a
+// rebuild finds it mostly tombstones, not live keys. A rebuild takes the
+// slow-path mutex, freezes every slot and record of the old table (a frozen
+// word fails every CAS), copies, publishes the new table and unfreezes the
+// records; operations that met a frozen word wait on the mutex and retry on
+// the new table. A rebuild is O(capacity) and stops every writer while it
+// runs: resizing is blocking, not lock-free. An owned pointer counts at most
+// 2^36−1 references (Retain beyond answers ErrInvalidSize); a buffer's count
+// is an int64.
 //
 // # Linearization points
 //
@@ -109,11 +116,17 @@ const DefaultCapacity = 16
 // f (nil: memory is never released, only forgotten).
 func NewLockFree(f spec.Freer) *LockFree { return NewLockFreeN(f, DefaultCapacity) }
 
+// maxInitialCapacity bounds NewLockFreeN: 2^24 slots of 32 bytes, 512 MiB,
+// room for four million keys before the first rebuild. The table grows on
+// demand, so a larger start only costs memory, and past the machine's memory
+// the allocation would be a fatal error, not one a caller could handle.
+const maxInitialCapacity = 1 << 24
+
 // NewLockFreeN returns an empty lock-free registry whose table starts with
-// capacity slots (rounded up to a power of two, at least 8) and never shrinks
-// below it.
+// capacity slots, rounded up to a power of two and clamped to [8, 2^24], and
+// never shrinks below it.
 func NewLockFreeN(f spec.Freer, capacity int) *LockFree {
-	capacity = max(8, min(capacity, 1<<40))
+	capacity = max(8, min(capacity, maxInitialCapacity))
 	capacity = 1 << bits.Len(uint(capacity-1))
 	if f == nil {
 		f = spec.FreerFunc(func(spec.Addr, int64, spec.Kind) {})
@@ -128,13 +141,21 @@ func NewLockFreeN(f spec.Freer, capacity int) *LockFree {
 type table struct {
 	slots  []slot
 	mask   uint64
-	limit  int // the farthest probe distance at which Register claims a fresh slot
+	limit  int // the farthest probe distance at which a claim takes a fresh slot; see compactedCap
 	closed bool
 }
 
+// newTable returns an empty table of capacity slots with the default probe
+// limit.
 func newTable(capacity int) *table {
-	limit := min(capacity, 16+2*bits.Len(uint(capacity)))
-	return &table{slots: make([]slot, capacity), mask: uint64(capacity - 1), limit: limit}
+	return &table{slots: make([]slot, capacity), mask: uint64(capacity - 1), limit: probeLimit(capacity)}
+}
+
+// probeLimit is the default limit of a table of capacity slots: a probe run
+// longer than 16 + 2·log2(capacity) is rare among random keys at a load of a
+// quarter, and a sign of keys that collide in the hash (see compactedCap).
+func probeLimit(capacity int) int {
+	return min(capacity, 16+2*bits.Len(uint(capacity)))
 }
 
 // slot is one table entry. key is 0 until claimed, then fixed. bytes is an

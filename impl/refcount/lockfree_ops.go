@@ -37,7 +37,7 @@ func (lf *LockFree) Register(p spec.Addr, bytes int64, kind spec.Kind) error {
 		case retry:
 			lf.waitRebuild()
 		case needResize:
-			lf.grow(t)
+			lf.grow(t, 1)
 		}
 		if t = lf.tab.Load(); t.closed {
 			return spec.ErrClosed

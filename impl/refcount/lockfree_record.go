@@ -16,11 +16,12 @@ import (
 //     the list is fixed). A change is one CAS on cnt and allocates nothing.
 //     Up to 10 holders fit, with fields of at least 6 bits.
 //   - copy on write: cnt holds only the flag cntCOW and the counts are the
-//     immutable state st points to, replaced by CAS (one allocation per
-//     change). Bigger buffers start so; a packed buffer whose field would
-//     overflow upgrades, once: it marks cnt upgrading (which fixes its value),
-//     and any goroutine that meets the mark helps finish the upgrade, so no
-//     one waits for the upgrader.
+//     immutable state st points to, replaced by CAS. A change allocates the
+//     new state and copies one path of its share tree, O(log n) words for n
+//     holders (see shareTree). Bigger buffers start so; a packed buffer
+//     whose field would overflow upgrades, once: it marks cnt upgrading
+//     (which fixes its value), and any goroutine that meets the mark helps
+//     finish the upgrade, so no one waits for the upgrader.
 type record struct {
 	id     spec.BufferID // written before the record goes live, read under the slow-path mutex
 	real   spec.Addr
@@ -89,9 +90,7 @@ func (r *record) field(c uint64, i int) int64 {
 // publish makes a pending record live (its holders' initial shares).
 func (r *record) publish() {
 	if r.width == 0 {
-		st := newBufState(len(r.listed))
-		copy(st.holders, r.listed)
-		st.phase = phLive
+		st := &bufState{phase: phLive, shares: newShareTree(len(r.listed), func(i int) int64 { return r.listed[i].n })}
 		for _, h := range r.listed {
 			st.total += h.n
 		}
@@ -123,27 +122,27 @@ type view struct {
 	st    *bufState // the copy-on-write state
 }
 
+// share is p's share, 0 if p was not listed.
 func (v view) share(p spec.Addr) int64 {
-	if v.st != nil {
-		return v.st.shareOf(p)
-	}
 	if i := v.rec.index(p); i >= 0 {
-		return v.rec.field(v.word, i)
+		return v.shareAt(i)
 	}
 	return 0
+}
+
+// shareAt is the share of the i-th listed holder.
+func (v view) shareAt(i int) int64 {
+	if v.st != nil {
+		return v.st.shares.get(i)
+	}
+	return v.rec.field(v.word, i)
 }
 
 // holders lists the pointers that hold a share, sorted.
 func (v view) holders() []spec.Addr {
 	var out []spec.Addr
-	if v.st != nil {
-		for _, h := range v.st.holders {
-			out = append(out, h.p)
-		}
-		return out
-	}
 	for i, h := range v.rec.listed {
-		if v.rec.field(v.word, i) > 0 {
+		if v.shareAt(i) > 0 {
 			out = append(out, h.p)
 		}
 	}
@@ -190,15 +189,7 @@ func (r *record) load() (view, outcome) {
 // upgrading, so fixed) started. Any goroutine may call it, any number of times.
 func (r *record) finishUpgrade(c uint64) {
 	v := r.packedView(c)
-	st := newBufState(len(v.holders()))
-	st.phase, st.total = v.phase, v.total
-	j := 0
-	for i, h := range r.listed {
-		if n := r.field(v.word, i); n > 0 {
-			st.holders[j] = share{h.p, n}
-			j++
-		}
-	}
+	st := &bufState{phase: v.phase, total: v.total, shares: newShareTree(len(r.listed), v.shareAt)}
 	r.st.CompareAndSwap(nil, st) // every goroutine finishing it builds the same state from the same c
 	r.cnt.CompareAndSwap(c, cntCOW)
 }
@@ -215,7 +206,7 @@ func (r *record) update(p spec.Addr, d int64) (last bool, left int64, held bool,
 			r.finishUpgrade(c)
 			continue
 		case c&cntCOW != 0:
-			return r.updateCOW(p, d)
+			return r.updateCOW(i, d)
 		case c&cntFrozen != 0:
 			return false, 0, false, retry
 		}
@@ -240,23 +231,24 @@ func (r *record) update(p spec.Addr, d int64) (last bool, left int64, held bool,
 	}
 }
 
-func (r *record) updateCOW(p spec.Addr, d int64) (last bool, left int64, held bool, o outcome) {
+// updateCOW is update for a copy-on-write record; i is p's index in listed.
+func (r *record) updateCOW(i int, d int64) (last bool, left int64, held bool, o outcome) {
 	for {
 		st := r.st.Load()
 		if st.frozen {
 			return false, 0, false, retry
 		}
-		if st.phase != phLive || st.shareOf(p) == 0 {
+		if st.phase != phLive || i < 0 || st.shares.get(i) == 0 {
 			return false, 0, false, done
 		}
-		next := st.with(p, d)
+		next := st.with(i, d)
 		if bugs.On(BugStoreNotCAS) {
 			runtime.Gosched()
 			r.st.Store(next)
 		} else if !r.st.CompareAndSwap(st, next) {
 			continue
 		}
-		return next.total == 0, next.shareOf(p), true, done
+		return next.total == 0, next.shares.get(i), true, done
 	}
 }
 
@@ -307,95 +299,23 @@ const (
 )
 
 // bufState is one immutable state of a buffer: the whole count and each
-// holder's share (sorted by pointer, shares > 0 only). frozen marks a state a
-// rebuild has fixed; every CAS from it fails until the rebuild ends.
+// listed holder's share (0 once it let go). frozen marks a state a rebuild has
+// fixed; every CAS from it fails until the rebuild ends.
 type bufState struct {
-	phase   uint8
-	frozen  bool
-	total   int64
-	holders []share
+	phase  uint8
+	frozen bool
+	total  int64
+	shares shareTree // by index in record.listed
 }
 
-// shareOf is p's share.
-func (b *bufState) shareOf(p spec.Addr) int64 {
-	for _, h := range b.holders {
-		if h.p == p {
-			return h.n
-		}
-	}
-	return 0
-}
-
-// with returns a copy of b in which p's share (and the total) changed by d.
-func (b *bufState) with(p spec.Addr, d int64) *bufState {
-	n := len(b.holders)
-	old := b.shareOf(p)
-	switch {
-	case old == 0 && d > 0:
-		n++
-	case old > 0 && old+d <= 0:
-		n--
-	}
-	c := newBufState(n)
-	c.phase, c.total = b.phase, b.total+d
-	i := 0
-	added := old > 0 || d <= 0
-	for _, h := range b.holders {
-		if !added && p < h.p {
-			c.holders[i] = share{p, d}
-			i, added = i+1, true
-		}
-		if h.p == p {
-			h.n += d
-		}
-		if h.n > 0 {
-			c.holders[i] = h
-			i++
-		}
-	}
-	if !added {
-		c.holders[i] = share{p, d}
-	}
+// with returns a copy of b in which the share of the i-th listed holder (and
+// the total) changed by d.
+func (b *bufState) with(i int, d int64) *bufState {
+	c := &bufState{phase: b.phase, total: b.total + d, shares: b.shares.with(i, b.shares.get(i)+d)}
 	if c.total == 0 {
 		c.phase = phDead
 	}
 	return c
-}
-
-// newBufState allocates a state with n holders in one allocation (the holders
-// live in the same object) for the common small buffers.
-func newBufState(n int) *bufState {
-	switch {
-	case n <= 2:
-		b := &struct {
-			bufState
-			a [2]share
-		}{}
-		b.holders = b.a[:n]
-		return &b.bufState
-	case n <= 4:
-		b := &struct {
-			bufState
-			a [4]share
-		}{}
-		b.holders = b.a[:n]
-		return &b.bufState
-	case n <= 10:
-		b := &struct {
-			bufState
-			a [10]share
-		}{}
-		b.holders = b.a[:n]
-		return &b.bufState
-	case n <= 16:
-		b := &struct {
-			bufState
-			a [16]share
-		}{}
-		b.holders = b.a[:n]
-		return &b.bufState
-	}
-	return &bufState{holders: make([]share, n)}
 }
 
 // The states of a record before and after its life: shared, never changed.

@@ -79,16 +79,19 @@ func (ft frozenTable) registrations() []spec.Registration {
 
 // rebuild replaces the current table t (the caller holds lf.mu): it freezes t,
 // copies it into a new table and publishes that. compact keeps only live
-// entries, in a table sized to them; otherwise the copy is slot for slot, with
-// tombstones, and only claims in progress turn into tombstones (their
-// goroutines retry on the new table and revive them). It returns what it read.
-func (lf *LockFree) rebuild(t *table, compact bool) frozenTable {
+// entries, in a table sized to them and to pending more keys that the caller
+// is about to insert; otherwise the copy is slot for slot, with tombstones and
+// the same probe limit, and only claims in progress turn into tombstones
+// (their goroutines retry on the new table and revive them). It returns what
+// it read.
+func (lf *LockFree) rebuild(t *table, compact bool, pending int) frozenTable {
 	ft := freeze(t)
 	var nt *table
 	if compact {
-		nt = lf.compacted(t, ft)
+		nt = lf.compacted(t, ft, pending)
 	} else {
 		nt = newTable(len(t.slots))
+		nt.limit = t.limit
 		for i := range t.slots {
 			from, to := &t.slots[i], &nt.slots[i]
 			k := from.key.Load()
@@ -117,8 +120,9 @@ func (lf *LockFree) rebuild(t *table, compact bool) frozenTable {
 	return ft
 }
 
-// compacted builds a table holding only t's live entries; see compactedCap.
-func (lf *LockFree) compacted(t *table, ft frozenTable) *table {
+// compacted builds a table holding only t's live entries, with room for
+// pending more; see compactedCap.
+func (lf *LockFree) compacted(t *table, ft frozenTable, pending int) *table {
 	live, used := 0, 0
 	for i := range t.slots {
 		sl := &t.slots[i]
@@ -131,8 +135,9 @@ func (lf *LockFree) compacted(t *table, ft frozenTable) *table {
 			live++
 		}
 	}
-	c := compactedCap(lf.initCap, len(t.slots), live, used)
+	c, limit := compactedCap(lf.initCap, len(t.slots), t.limit, live+pending, used)
 	nt := newTable(c)
+	nt.limit = limit
 	for i := range t.slots {
 		from := &t.slots[i]
 		k := from.key.Load()
@@ -158,23 +163,43 @@ func (lf *LockFree) compacted(t *table, ft frozenTable) *table {
 // tombstoneRoom bounds how far a rebuild sizes a table for dead keys.
 const tombstoneRoom = 1 << 16
 
-// compactedCap sizes a rebuilt table from the old one's capacity and how many
-// of its slots held live keys and any keys. Room for the live keys: at least
-// 4·(live+1), a load of at most a quarter. Room for the dead ones, up to
-// tombstoneRoom slots (2 MiB): freed addresses come back (allocators reuse them) and a
-// dead key's slot is revived in place, so a working set of a few thousand
-// recycled addresses settles into a table that no longer rebuilds, while churn
-// over ever new addresses costs one O(capacity) rebuild per capacity/2 new
-// keys at a bounded size. Finally, a table less than half used was rebuilt
-// because of a cluster, not because it was full: double it, since the same
-// size would cluster again.
-func compactedCap(initCap, oldCap, live, used int) int {
-	c := max(initCap, 4*(live+1), min(2*used, tombstoneRoom))
+// compactedCap sizes a rebuilt table and sets its probe limit, from the old
+// table's capacity and limit, the keys the new table must take (need: the live
+// ones plus those the operation that asked for the rebuild is inserting) and
+// how many of the old table's slots held a key (used, tombstones included).
+//
+// Room for the keys: at least 4·(need+1) slots, a load of at most a quarter
+// once the pending keys are in. (Sized for the live keys alone, a table could
+// never take a buffer with more holders than a quarter of its slots: each
+// attempt would fill it, fail, and rebuild it at the same size.) Room for the
+// dead ones, up to tombstoneRoom slots (2 MiB): freed addresses come back
+// (allocators reuse them) and a dead key's slot is revived in place, so a
+// working set of a few thousand recycled addresses settles into a table that
+// no longer rebuilds, while churn over ever new addresses costs one
+// O(capacity) rebuild per capacity/2 new keys at a bounded size.
+//
+// A table less than half used was rebuilt because of a long probe run, not
+// because it was full. If it is no bigger than its keys need, it doubles: a
+// run that long at a load of a quarter is rare among keys that hash at random,
+// and rarer at an eighth. If it is bigger already, its keys collide in the
+// hash itself: mix is a bijection, so an address pattern (or an adversary) can
+// make any number of keys agree in any number of low bits, and doubling
+// separates them only once the table reaches a bit in which they differ, with
+// memory unbounded by the live count. So such a table keeps its capacity and
+// Register may probe twice as far in it. Every rebuild for a probe run thus
+// grows the capacity or the limit, until the limit is the capacity and only a
+// full table refuses a claim: repeated rebuilds always make room, and the
+// capacity stays within twice what the keys need.
+func compactedCap(initCap, oldCap, oldLimit, need, used int) (capacity, limit int) {
+	c := max(initCap, 4*(need+1), min(2*used, tombstoneRoom))
 	c = 1 << bits.Len(uint(c-1))
-	if c <= oldCap && used < oldCap/2 {
-		c = 2 * oldCap
+	switch {
+	case c > oldCap || used >= oldCap/2:
+		return c, probeLimit(c)
+	case oldCap <= c || oldLimit >= oldCap:
+		return 2 * oldCap, probeLimit(2 * oldCap)
 	}
-	return c
+	return oldCap, min(oldCap, 2*oldLimit)
 }
 
 // freeSlot is the first never-used slot of p's chain in a table not yet
@@ -187,12 +212,13 @@ func (t *table) freeSlot(p spec.Addr) *slot {
 	return &t.slots[i]
 }
 
-// grow rebuilds t, compacted, unless another goroutine already replaced it.
-func (lf *LockFree) grow(t *table) {
+// grow rebuilds t, compacted, with room for pending keys the caller is
+// inserting, unless another goroutine already replaced it.
+func (lf *LockFree) grow(t *table, pending int) {
 	lf.mu.Lock()
 	defer lf.mu.Unlock()
 	if lf.tab.Load() == t && !t.closed {
-		lf.rebuild(t, true)
+		lf.rebuild(t, true, pending)
 	}
 }
 
@@ -256,7 +282,7 @@ func (lf *LockFree) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.A
 		if !full {
 			return 0, alreadyRegistered(conflict)
 		}
-		lf.grow(t)
+		lf.grow(t, len(holders))
 	}
 }
 
@@ -264,14 +290,16 @@ func (lf *LockFree) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.A
 // O(capacity) and it stops writers while it runs.
 func (lf *LockFree) Stats() spec.Stats {
 	var st spec.Stats
+	var bytes byteCount
 	for _, r := range lf.snapshot() {
 		if r.Buffer == 0 {
 			st.Pointers++
 		} else {
 			st.Buffers++
 		}
-		st.Bytes += r.Bytes
+		bytes.add(r.Bytes)
 	}
+	st.Bytes = bytes.saturated()
 	return st
 }
 
@@ -292,7 +320,7 @@ func (lf *LockFree) snapshot() []spec.Registration {
 	if t.closed {
 		return nil
 	}
-	return lf.rebuild(t, false).registrations()
+	return lf.rebuild(t, false, 0).registrations()
 }
 
 // Close freezes the table for good, then frees every live registration in
@@ -309,7 +337,7 @@ func (lf *LockFree) Close() ([]spec.Registration, error) {
 	leaked := freeze(t).registrations()
 	lf.tab.Store(&table{closed: true})
 	lf.mu.Unlock()
-	lf.scopes.reset()
+	lf.scopes.close()
 	for _, r := range leaked {
 		lf.freer.Free(r.Real, r.Bytes, r.Kind)
 	}

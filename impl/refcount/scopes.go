@@ -14,22 +14,35 @@ import (
 // rare next to Register and Unregister, so one mutex serialises them; it is
 // always taken before any lock of the registry itself, and Exit holds it while
 // it releases, so two Exits never interleave their releases.
+//
+// Close holds the mutex while it closes the registry, and marks the stack
+// closed before it lets go. A scope call checks the registry's closed flag
+// first, without the mutex, for a cheap early answer; one that passed that
+// check while Close was running then waits for the mutex, and must answer
+// ErrClosed, not find the stack Close emptied and answer ErrNoScope. So every
+// method checks closed again under the mutex.
 type scopes struct {
-	mu    sync.Mutex
-	stack [][]spec.Addr
+	mu     sync.Mutex
+	stack  [][]spec.Addr
+	closed bool
 }
 
 func (s *scopes) enter() {
 	s.mu.Lock()
-	s.stack = append(s.stack, nil)
+	if !s.closed {
+		s.stack = append(s.stack, nil)
+	}
 	s.mu.Unlock()
 }
 
 // track appends p to the innermost scope if registered(p). The caller has
-// already answered ErrClosed and p == 0.
+// already answered p == 0.
 func (s *scopes) track(p spec.Addr, registered func(spec.Addr) bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return spec.ErrClosed
+	}
 	if len(s.stack) == 0 {
 		return spec.ErrNoScope
 	}
@@ -46,6 +59,9 @@ func (s *scopes) track(p spec.Addr, registered func(spec.Addr) bool) error {
 func (s *scopes) promote(p spec.Addr) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return spec.ErrClosed
+	}
 	if len(s.stack) == 0 {
 		return spec.ErrNoScope
 	}
@@ -67,6 +83,9 @@ func (s *scopes) promote(p spec.Addr) error {
 func (s *scopes) exit(release func(spec.Addr) error, newestFirst bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return spec.ErrClosed
+	}
 	if len(s.stack) == 0 {
 		return spec.ErrNoScope
 	}
@@ -86,7 +105,9 @@ func (s *scopes) exit(release func(spec.Addr) error, newestFirst bool) error {
 	return errors.Join(errs...)
 }
 
-// reset drops every scope (Close).
-func (s *scopes) reset() {
+// close drops every scope and refuses every later call; Close calls it with
+// the mutex held.
+func (s *scopes) close() {
 	s.stack = nil
+	s.closed = true
 }

@@ -35,7 +35,9 @@ const maxShards = 1 << 12
 // different shards.
 //
 // Every method is safe for concurrent use and linearizable; see the package
-// documentation for the argument. IsRegistered takes no lock and is wait-free.
+// documentation for the argument. IsRegistered takes no lock and is wait-free,
+// save one case: if it meets p as a buffer holder in the middle of dropping
+// its last share, it takes p's shard lock and waits for the drop to finish.
 // Register, Retain, Unregister and Refs lock one shard; RegisterBuffer locks
 // the shards of its holders, in index order; Stats, Live and Close lock every
 // shard.
@@ -71,7 +73,7 @@ type shardData struct {
 	// holder drops its last reference, so one shard's figure may be negative;
 	// the sum over all shards, taken under every lock, is exact.
 	pointers, buffers int
-	bytes             int64
+	bytes             byteCount
 }
 
 // buffer is a shared buffer's record. total is the sum of its holders' shares.
@@ -137,7 +139,7 @@ func (s *Sharded) Register(p spec.Addr, bytes int64, kind spec.Kind) error {
 	}
 	if bugs.On(BugStatsOutOfStep) { // counted before the duplicate check
 		sh.pointers++
-		sh.bytes += bytes
+		sh.bytes.add(bytes)
 	}
 	if sh.get(p) != nil {
 		sh.mu.Unlock()
@@ -146,7 +148,7 @@ func (s *Sharded) Register(p spec.Addr, bytes int64, kind spec.Kind) error {
 	sh.claim(p).own(bytes, kind)
 	if !bugs.On(BugStatsOutOfStep) {
 		sh.pointers++
-		sh.bytes += bytes
+		sh.bytes.add(bytes)
 	}
 	sh.mu.Unlock()
 	if bugs.On(BugRacyCounter) {
@@ -213,7 +215,7 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 		e.setState(stateAbsent) // the slot may be reused once unlocked
 		bytes, kind := e.bytes, e.kind
 		sh.pointers--
-		sh.bytes -= bytes
+		sh.bytes.sub(bytes)
 		sh.mu.Unlock()
 		if bugs.On(BugRacyCounter) {
 			v := s.racyPointers.Load()
@@ -246,7 +248,7 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 		if s.dropTotal(rec, share) {
 			sh.mu.Lock()
 			sh.buffers--
-			sh.bytes -= rec.bytes
+			sh.bytes.sub(rec.bytes)
 			sh.mu.Unlock()
 			s.freer.Free(rec.real, rec.bytes, rec.kind)
 		}
@@ -258,7 +260,7 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 	}
 	if last {
 		sh.buffers--
-		sh.bytes -= rec.bytes
+		sh.bytes.sub(rec.bytes)
 	}
 	sh.mu.Unlock()
 	if last {

@@ -95,7 +95,7 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 	rec.visible.Store(true)
 	home := s.shardFor(real)
 	home.buffers++
-	home.bytes += bytes
+	home.bytes.add(bytes)
 	return rec.id, nil
 }
 
@@ -124,12 +124,14 @@ func (s *Sharded) Stats() spec.Stats {
 	if s.closed.Load() {
 		return st
 	}
+	var bytes byteCount
 	for i := range s.shards {
 		sh := &s.shards[i]
 		st.Pointers += sh.pointers
 		st.Buffers += sh.buffers
-		st.Bytes += sh.bytes
+		bytes = bytes.plus(sh.bytes)
 	}
+	st.Bytes = bytes.saturated()
 	if bugs.On(BugRacyCounter) {
 		st.Pointers = int(s.racyPointers.Load())
 	}
@@ -198,10 +200,10 @@ func (s *Sharded) Close() ([]spec.Registration, error) {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.index.Store(nil) // after closed: a reader that still finds p sees closed
-		sh.pointers, sh.buffers, sh.bytes = 0, 0, 0
+		sh.pointers, sh.buffers, sh.bytes = 0, 0, byteCount{}
 	}
 	s.unlockAll()
-	s.scopes.reset()
+	s.scopes.close()
 	for _, r := range leaked {
 		s.freer.Free(r.Real, r.Bytes, r.Kind)
 	}

@@ -31,6 +31,8 @@ func init() {
 				Run: func(t rapid.TB) { props.CheckRegistryLinearizable(t, im.make) }},
 			Suite{Domain: "refcount", Property: "LastReleaseRace", Impl: im.name,
 				Run: func(t rapid.TB) { props.CheckRegistryLastRelease(t, im.make) }},
+			Suite{Domain: "refcount", Property: "BytesSaturate", Impl: im.name,
+				Run: func(t rapid.TB) { props.CheckRegistryBytesSaturate(t, im.make) }},
 		)
 	}
 	Add(Suite{Domain: "refcount", Property: "ShardSpread", Impl: "Sharded",

@@ -51,5 +51,7 @@
 // Close frees every live registration (in address order) and returns them as
 // the leak report; afterwards every method returns ErrClosed and queries answer
 // their zero value. Stats.Pointers counts owned pointers only; Bytes counts
-// owned pointers and buffers.
+// owned pointers and buffers, and saturates at math.MaxInt64: sizes are int64
+// and registrations may overlap, so their sum can pass it (below it, Bytes is
+// exact).
 package refcount

@@ -11,7 +11,8 @@ type Locked struct {
 
 var _ Registry = (*Locked)(nil)
 
-// NewLocked returns the model behind one mutex.
+// NewLocked returns the model behind one mutex, releasing memory through f
+// (nil: never released, as for New).
 func NewLocked(f Freer) *Locked { return &Locked{m: New(f)} }
 
 func (l *Locked) Register(p Addr, bytes int64, kind Kind) error {

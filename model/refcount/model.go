@@ -32,8 +32,12 @@ type registration struct {
 
 var _ Registry = (*Model)(nil)
 
-// New returns an empty registry that releases memory through f.
+// New returns an empty registry that releases memory through f (nil: memory
+// is never released, only forgotten, as in the implementations).
 func New(f Freer) *Model {
+	if f == nil {
+		f = FreerFunc(func(Addr, int64, Kind) {})
+	}
 	return &Model{freer: f, regs: map[*registration]bool{}, ptrs: map[Addr]*registration{}}
 }
 
@@ -163,9 +167,20 @@ func (m *Model) Stats() Stats {
 		} else {
 			s.Buffers++
 		}
-		s.Bytes += r.bytes
+		// Every size is positive, so once the sum passes MaxInt64 the rest
+		// cannot bring it back: saturating each addition is exact.
+		s.Bytes = addSaturating(s.Bytes, r.bytes)
 	}
 	return s
+}
+
+// addSaturating returns a+b for non-negative a and b, or math.MaxInt64 if the
+// sum does not fit.
+func addSaturating(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 func (m *Model) Live() []Registration {

@@ -189,3 +189,67 @@ func TestErrNameNamesJoinedSentinels(t *testing.T) {
 		t.Fatalf("ErrName = %q", got)
 	}
 }
+
+// A nil Freer means memory is never released, only forgotten, as in the
+// implementations: last releases, Exit and Close go through without a call.
+func TestNilFreerNeverFrees(t *testing.T) {
+	for name, r := range map[string]Registry{"Model": New(nil), "Locked": NewLocked(nil)} {
+		if err := r.Register(0x100, 8, ArrayNew); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := r.Unregister(0x100); err != nil {
+			t.Fatalf("%s: last release: %v", name, err)
+		}
+		if _, err := r.RegisterBuffer(0x200, 64, []Addr{0x210}, Custom); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r.Enter()
+		if err := r.Track(0x210); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := r.Exit(); err != nil {
+			t.Fatalf("%s: Exit: %v", name, err)
+		}
+		if err := r.Register(0x300, 8, ScalarNew); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if leaked, err := r.Close(); err != nil || len(leaked) != 2 {
+			t.Fatalf("%s: Close = %+v, %v; want the buffer and 0x300", name, leaked, err)
+		}
+	}
+}
+
+// Sizes are int64 and registrations may overlap, so the live bytes can pass
+// math.MaxInt64 (three times over here, past 2^64): Stats.Bytes saturates
+// there and is exact again once the live sizes sum below it.
+func TestStatsBytesSaturate(t *testing.T) {
+	m := New(nil)
+	for _, p := range []Addr{0x1000, 0x2000} {
+		if err := m.Register(p, math.MaxInt64, ArrayNew); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := m.RegisterBuffer(0x3000, math.MaxInt64, []Addr{0x3010}, Custom); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Register(0x10, 5, ScalarNew); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Stats().Bytes; got != math.MaxInt64 {
+		t.Fatalf("three registrations of MaxInt64 bytes and one of 5: Stats().Bytes = %d, want MaxInt64", got)
+	}
+	for _, p := range []Addr{0x1000, 0x3000, 0x3010} {
+		if err := m.Unregister(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := m.Stats().Bytes; got != math.MaxInt64 {
+		t.Fatalf("MaxInt64 and 5 bytes live: Stats().Bytes = %d, want MaxInt64", got)
+	}
+	if err := m.Unregister(0x2000); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Stats().Bytes; got != 5 {
+		t.Fatalf("5 bytes live: Stats().Bytes = %d", got)
+	}
+}

@@ -53,6 +53,8 @@ var (
 // exactly once per registration, with the real pointer, its size and kind,
 // before the Unregister (or Exit, or Close) that dropped the last reference
 // returns. It may be called from any goroutine that drops a last reference.
+// New, NewLocked and the constructors in impl/refcount take a nil Freer to
+// mean that memory is never released, only forgotten.
 type Freer interface {
 	Free(p Addr, bytes int64, kind Kind)
 }
@@ -64,9 +66,14 @@ func (f FreerFunc) Free(p Addr, bytes int64, kind Kind) { f(p, bytes, kind) }
 
 // Stats summarises what is registered.
 type Stats struct {
-	Pointers int   // live owned pointers (from Register)
-	Buffers  int   // live shared buffers (from RegisterBuffer)
-	Bytes    int64 // bytes of live pointers and buffers
+	Pointers int // live owned pointers (from Register)
+	Buffers  int // live shared buffers (from RegisterBuffer)
+	// Bytes is the sum of the sizes of live pointers and buffers, saturating
+	// at math.MaxInt64: each size is an int64 and registrations may overlap
+	// (the registry tracks pointers, not memory), so the sum can pass it. It
+	// is exact whenever the true sum is at most math.MaxInt64, whatever was
+	// registered and released before.
+	Bytes int64
 }
 
 // Registration is one live registration in the leak report.
