@@ -150,8 +150,12 @@ func CheckRegistryLinearizable(t rapid.TB, factory RegistryFactory) {
 		start.Done()
 		done.Wait()
 		res := linear.Check(refcountLinModel, rec.History(), 5*time.Second)
-		if res.Verdict == linear.NotLinearizable {
+		switch res.Verdict {
+		case linear.NotLinearizable:
 			rt.Fatalf("history of %v:\n%s", res, linear.Describe(rec.History()))
+		case linear.Unknown:
+			// rapid draws another case instead, and fails the run if too few prove anything.
+			rt.Skipf("%v: this history proves nothing", res)
 		}
 	})
 }
