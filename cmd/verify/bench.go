@@ -27,6 +27,7 @@ type benchOptions struct {
 // table, and each is also judged alone: on a shared host a goal can hold in
 // one run and not the next, and the reader should see which.
 func runBench(o options, bo benchOptions) int {
+	code := 0
 	var runs []benchRun
 	if bo.file != "" {
 		var err error
@@ -41,9 +42,17 @@ func runBench(o options, bo benchOptions) int {
 			return 1
 		}
 		runs = []benchRun{{"bench.txt", data}}
-		if err := os.MkdirAll(o.out, 0o755); err == nil {
-			os.WriteFile(filepath.Join(o.out, "bench.txt"), data, 0o644)
+		if err := saveSamples(o.out, data); err != nil {
+			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
+			code = 1 // the samples are measured: still judge them, then fail
 		}
+	}
+	// Each run is read alone first, so that an error names its own file and
+	// line, not a position in the pooled text.
+	perRun, err := judgeEach(runs)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
+		return 1
 	}
 	var pooled []byte
 	for _, r := range runs {
@@ -69,20 +78,28 @@ func runBench(o options, bo benchOptions) int {
 	rep := newReport()
 	rep.Bench, rep.Goals = rows, verdicts
 	if len(runs) > 1 {
-		if rep.GoalRuns, err = judgeEach(runs); err != nil {
-			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
-			return 1
-		}
+		rep.GoalRuns = perRun
 		fmt.Printf("\nGoals run by run (each cell: the case closest to its bound, or the worst miss):\n\n%s", formatRuns(rep.GoalRuns))
 	}
-	if err := rep.write(o.out); err != nil {
-		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
+	if !rep.save(o.out) {
+		code = 1
 	}
 	if bo.gate && goals.Missed(verdicts) > 0 {
 		fmt.Fprintf(os.Stderr, "verify bench: %d goals not met (-gate)\n", goals.Missed(verdicts))
-		return 1
+		code = 1
 	}
-	return 0
+	return code
+}
+
+// saveSamples keeps a run's samples as bench.txt under dir, for benchstat.
+func saveSamples(dir string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("saving the samples: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bench.txt"), data, 0o644); err != nil {
+		return fmt.Errorf("saving the samples: %w", err)
+	}
+	return nil
 }
 
 // RunVerdicts are the goals judged on one run alone.
@@ -97,7 +114,7 @@ func judgeEach(runs []benchRun) ([]RunVerdicts, error) {
 	for _, r := range runs {
 		rows, err := benchcmp.Parse(bytes.NewReader(r.data), r.name, "Model")
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", r.name, err)
+			return nil, fmt.Errorf("reading results: %w", err) // err names the file and line
 		}
 		out = append(out, RunVerdicts{Run: filepath.Base(r.name), Goals: goals.Judge(rows)})
 	}
@@ -143,7 +160,7 @@ func readRuns(list string) ([]benchRun, error) {
 	return runs, nil
 }
 
-// measured counts the goals the run had benchmarks for.
+// measured counts the goals the run had benchmarks for, in whole or in part.
 func measured(vs []goals.Verdict) int {
 	n := 0
 	for _, v := range vs {

@@ -16,6 +16,9 @@
 //	         judge the performance goals (-gate: exit 1 if one is missed)
 //	list     list the suites and the seeded bugs
 //
+// The filters -domain, -property and -impl select suites and seeded bugs
+// alike; a bug matches -property when it is the property expected to kill it.
+// Each command reads only some flags (flags.go), and refuses the others.
 // rapid's flags tune the runs: -rapid.checks, -rapid.steps, -rapid.seed.
 // Results are kept as structured values (report.go) and written to
 // reports/latest/ as JSON and Markdown. Every failure ends with the command
@@ -25,7 +28,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -40,8 +42,8 @@ type options struct {
 	seeds                  string
 	out                    string
 	jobs                   int
-	mutantBin              string // internal: set in the child processes of `mutants`
-	bug                    string // internal: the bug a child process runs
+	bug                    string // the one seeded bug to run (internal: the bug a child process runs)
+	childReport            string // internal: where a child process of `mutants` writes its report
 }
 
 func main() {
@@ -63,6 +65,11 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
+	if err := checkFlags(cmd); err != nil {
+		fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
+		os.Exit(2)
+	}
+	userChecks := flagSet("rapid.checks")
 	// rapid writes fail files under testdata/ by default; a report run keeps none.
 	if !flagSet("rapid.nofailfile") {
 		flag.Set("rapid.nofailfile", "true")
@@ -71,6 +78,12 @@ func main() {
 	// suites are cheap, and a deeper search is what a report run is for.
 	if !flagSet("rapid.checks") && os.Getenv("RAPID_CHECKS") == "" {
 		flag.Set("rapid.checks", fmt.Sprint(defaultChecks))
+	}
+	if applies(cmd, "rapid.checks") {
+		if err := checkBudget(userChecks); err != nil {
+			fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
+			os.Exit(2)
+		}
 	}
 
 	var code int
@@ -95,57 +108,4 @@ func main() {
 		code = 2
 	}
 	os.Exit(code)
-}
-
-// defineFlags registers verify's flags on the command line's flag set.
-func defineFlags(o *options, bo *benchOptions) {
-	flag.StringVar(&bo.pattern, "bench", ".", "bench: which benchmarks (a go test -bench pattern)")
-	flag.IntVar(&bo.count, "count", 10, "bench: samples of each benchmark, taken in as many interleaved rounds")
-	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
-	flag.StringVar(&bo.file, "file", "", "bench: read results from these files (comma-separated paths or globs) instead of running")
-	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 when a measured performance goal is not met")
-	flag.StringVar(&o.domain, "domain", "", "only these domains (comma-separated)")
-	flag.StringVar(&o.property, "property", "", "only these properties (comma-separated)")
-	flag.StringVar(&o.impl, "impl", "", "only these implementations (comma-separated)")
-	flag.StringVar(&o.seeds, "seeds", "1,2,3", "mutants: the fixed rapid seeds each bug is run under")
-	flag.StringVar(&o.out, "out", "reports/latest", "where the report is written")
-	flag.IntVar(&o.jobs, "jobs", 2, "mutants: bugs run at once")
-	flag.StringVar(&o.bug, "bug", "", "internal (mutant child): the seeded bug to activate")
-}
-
-func flagSet(name string) bool {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
-// usage prints the commands and the flags a user sets: verify's own and
-// rapid's. The test binary's flags (-test.*), which testing.Init registers
-// for rapid's sake, are left out: none of them changes what verify does.
-func usage() { writeUsage(os.Stderr) }
-
-func writeUsage(w io.Writer) {
-	fmt.Fprint(w, `usage: go run ./cmd/verify [all|run|mutants|bench|list] [flags]
-
-  all      run every property suite, then every seeded bug; write reports/latest/
-  run      run the property suites
-  mutants  run every seeded bug against the properties (builds with -tags mutants)
-  bench    run the benchmarks and compare each implementation with the model
-  list     list the suites and the seeded bugs
-
-flags:
-`)
-	user := flag.NewFlagSet("verify", flag.ContinueOnError)
-	user.SetOutput(w)
-	flag.VisitAll(func(f *flag.Flag) {
-		if strings.HasPrefix(f.Name, "test.") || f.Name == "bug" {
-			return
-		}
-		user.Var(f.Value, f.Name, f.Usage)
-		if f.Name == "rapid.checks" {
-			// rapid's default is go test's; verify raises it after parsing.
-			user.Lookup(f.Name).DefValue = fmt.Sprint(defaultChecks)
-		}
-	})
-	user.PrintDefaults()
 }

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,10 +16,6 @@ import (
 	"github.com/memverify/memverify/internal/runner"
 )
 
-// childTimeout bounds one bug's run: a seeded bug may deadlock the code it
-// sits in, and a hang must not stall the campaign.
-const childTimeout = 3 * time.Minute
-
 // MutantResult is the outcome of running one seeded bug against the properties.
 type MutantResult struct {
 	Bug    bugs.Bug `json:"bug"`
@@ -33,27 +24,27 @@ type MutantResult struct {
 	// KilledBy lists every property that failed on the bug (each suite of the
 	// bug's domain and implementation is run, under the seeds in turn, until
 	// it fails): the row of the property × bug kill matrix.
-	KilledBy []string      `json:"killed_by,omitempty"`
-	Expected bool          `json:"expected"` // By is the catalogue's Killer
+	KilledBy []string `json:"killed_by,omitempty"`
+	Expected bool     `json:"expected"` // By is the catalogue's Killer
+	// Seed is the seed of the check that failed first, with which the
+	// repro fails on its first check.
 	Seed     uint64        `json:"seed,omitempty"`
 	Checks   int           `json:"checks"`
 	Duration time.Duration `json:"duration_ns"`     // to the first kill (or the whole run, if none)
 	Trace    string        `json:"trace,omitempty"` // the shrunk counterexample
 	Repro    string        `json:"repro,omitempty"`
-	Error    string        `json:"error,omitempty"` // the child could not run, or timed out
+	// Error says why the child did not run to a verdict (it crashed, timed
+	// out, or wrote no report): the bug is then neither killed nor survived.
+	Error string `json:"error,omitempty"`
 }
 
-// childReport is what a child process prints: the bug's result, or, for the
-// unmutated baseline, every suite's.
-type childReport struct {
-	Mutant   *MutantResult `json:"mutant,omitempty"`
-	Baseline []SuiteResult `json:"baseline,omitempty"`
-}
-
+// selectBugs returns the bugs of the catalogue that match the filters; a bug
+// matches -property when it is the property expected to kill it.
 func selectBugs(o options) []bugs.Bug {
 	var out []bugs.Bug
 	for _, b := range bugs.Catalogue() {
-		if catalog.Matches(o.domain, b.Domain) && catalog.Matches(o.impl, b.Impl) && (o.bug == "" || string(b.ID) == o.bug) {
+		if catalog.Matches(o.domain, b.Domain) && catalog.Matches(o.impl, b.Impl) && catalog.Matches(o.property, b.Killer) &&
+			(o.bug == "" || string(b.ID) == o.bug) {
 			out = append(out, b)
 		}
 	}
@@ -85,7 +76,8 @@ type campaign struct {
 
 // runMutants builds the mutant binary once, checks that the unmutated build
 // passes every involved suite under the same seeds, then runs each bug in a
-// child process of its own (a bug may corrupt memory, hang or panic).
+// child process of its own (child.go). With -property, the bugs are those the
+// listed properties are expected to kill, and only those properties run.
 func runMutants(o options) (campaign, error) {
 	var c campaign
 	seeds, err := parseSeeds(o.seeds)
@@ -99,7 +91,7 @@ func runMutants(o options) (campaign, error) {
 	}
 	dir, err := os.MkdirTemp("", "memverify-mutants-")
 	if err != nil {
-		return c, err
+		return c, fmt.Errorf("a directory for the mutant binary: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "verify-mutants")
@@ -107,7 +99,7 @@ func runMutants(o options) (campaign, error) {
 	build := exec.Command("go", "build", "-tags", "mutants", "-o", bin, "./cmd/verify")
 	build.Dir = moduleRoot()
 	if out, err := build.CombinedOutput(); err != nil {
-		return c, fmt.Errorf("building with -tags mutants: %v\n%s", err, out)
+		return c, fmt.Errorf("building with -tags mutants: %w\n%s", err, out)
 	}
 
 	domains, impls := map[string]bool{}, map[string]bool{}
@@ -116,8 +108,8 @@ func runMutants(o options) (campaign, error) {
 	}
 	fmt.Printf("baseline: the unmutated build under seeds %s\n", o.seeds)
 	base := childReport{}
-	if err := runChild(bin, "", join(domains), join(impls), o.seeds, &base); err != nil {
-		return c, fmt.Errorf("baseline: %v", err)
+	if err := runChild(bin, dir, childJob{domain: join(domains), property: o.property, impl: join(impls), seeds: o.seeds}, &base); err != nil {
+		return c, fmt.Errorf("baseline: %w", err)
 	}
 	c.Baseline = base.Baseline
 	for _, r := range c.Baseline {
@@ -138,7 +130,7 @@ func runMutants(o options) (campaign, error) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			rep := childReport{}
-			err := runChild(bin, string(b.ID), b.Domain, b.Impl, o.seeds, &rep)
+			err := runChild(bin, dir, childJob{bug: string(b.ID), domain: b.Domain, property: o.property, impl: b.Impl, seeds: o.seeds}, &rep)
 			r := MutantResult{Bug: b}
 			if rep.Mutant != nil {
 				r = *rep.Mutant
@@ -154,17 +146,17 @@ func runMutants(o options) (campaign, error) {
 	}
 	wg.Wait()
 	c.Mutants = results
-	c.Silent = silentProperties(selected, results)
+	c.Silent = silentProperties(selected, o.property, results)
 	return c, nil
 }
 
 // silentProperties lists the properties of the bugs' domains that killed none
-// of them. A domain or implementation filter narrows what can kill, so it
-// reports only for properties that ran against some selected bug.
-func silentProperties(selected []bugs.Bug, results []MutantResult) []string {
+// of them. A domain, implementation or property filter narrows what can kill,
+// so it reports only for properties that ran against some selected bug.
+func silentProperties(selected []bugs.Bug, property string, results []MutantResult) []string {
 	ran, killed := map[string]bool{}, map[string]bool{}
 	for _, b := range selected {
-		for _, s := range catalog.Select(b.Domain, "", b.Impl) {
+		for _, s := range catalog.Select(b.Domain, property, b.Impl) {
 			ran[s.Domain+"/"+s.Property] = true
 		}
 	}
@@ -192,41 +184,12 @@ func join(set map[string]bool) string {
 	return strings.Join(out, ",")
 }
 
-// runChild runs the mutant binary on one bug ("" for the baseline) and decodes
-// its report.
-func runChild(bin, bug, domain, impl, seeds string, into *childReport) error {
-	ctx, cancel := context.WithTimeout(context.Background(), childTimeout)
-	defer cancel()
-	args := []string{"mutant-child", "-bug", bug, "-domain", domain, "-impl", impl, "-seeds", seeds}
-	if v := flag.Lookup("rapid.checks"); v != nil {
-		args = append(args, "-rapid.checks="+v.Value.String())
-	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return fmt.Errorf("timed out after %v (hang?)", childTimeout)
-	}
-	if jerr := json.Unmarshal(stdout.Bytes(), into); jerr != nil {
-		return fmt.Errorf("child failed: %v %v\n%s", err, jerr, tail(stderr.String(), 2000))
-	}
-	return nil
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return "..." + s[len(s)-n:]
-	}
-	return s
-}
-
 func printMutantLine(r MutantResult) {
 	status := "SURVIVED"
 	detail := ""
 	switch {
 	case r.Error != "":
-		status, detail = "ERROR", r.Error
+		status, detail = "ERROR", firstLine(r.Error)+" (details below)"
 	case r.Killed:
 		status = "killed"
 		detail = fmt.Sprintf("by %s after %d checks, %v", r.By, r.Checks, r.Duration.Round(time.Millisecond))
@@ -245,14 +208,18 @@ func runMutantsCmd(o options) int {
 	}
 	rep := newReport()
 	rep.Campaign = &c
-	if err := rep.write(o.out); err != nil {
-		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
+	saved := rep.save(o.out)
+	code := printCampaignSummary(c)
+	if !saved {
+		code = 1
 	}
-	return printCampaignSummary(c)
+	return code
 }
 
-// printCampaignSummary prints survivors with how to reproduce, the baseline's
-// failures, and ends with "killed K of N". It returns the exit code.
+// printCampaignSummary prints survivors with how to reproduce, the bugs whose
+// child could not run (an error, counted apart: such a bug was not shown to
+// survive anything), the baseline's failures, and ends with "killed K of N".
+// It returns the exit code.
 func printCampaignSummary(c campaign) int {
 	code := 0
 	for _, r := range c.Baseline {
@@ -261,12 +228,20 @@ func printCampaignSummary(c campaign) int {
 			fmt.Printf("\nthe unmutated build FAILS %s: the campaign proves nothing until it passes\nreproduce: %s\n", r.Name, r.Repro)
 		}
 	}
-	killed := 0
+	killed, survived, errored := 0, 0, 0
 	for _, r := range c.Mutants {
-		if r.Killed {
+		switch {
+		case r.Error != "":
+			errored++
+			code = 1
+			fmt.Printf("\nerror: %s (%s) — %s\n  the child did not run to a verdict: %s\n",
+				r.Bug.ID, r.Bug.Impl, r.Bug.Summary, strings.ReplaceAll(strings.TrimSpace(r.Error), "\n", "\n    "))
+			continue
+		case r.Killed:
 			killed++
 			continue
 		}
+		survived++
 		code = 1
 		fmt.Printf("\nsurvived: %s (%s) — %s\n  expected killer: %s\n  reproduce: MEMVERIFY_BUG=%s go test -tags mutants ./props -run '^TestSuites$/^%s$'\n",
 			r.Bug.ID, r.Bug.Impl, r.Bug.Summary, r.Bug.Killer, r.Bug.ID, r.Bug.Domain)
@@ -275,8 +250,26 @@ func printCampaignSummary(c campaign) int {
 		code = 1
 		fmt.Printf("\nproperty %s killed no seeded bug: it has never been seen to fail\n", p)
 	}
-	fmt.Printf("\nkilled %d of %d\n", killed, len(c.Mutants))
+	fmt.Printf("\nkilled %d of %d%s\n", killed, len(c.Mutants), campaignCounts(survived, errored))
 	return code
+}
+
+// campaignCounts completes "killed K of N" with the bugs that were not
+// killed, each way, if any: "; 1 survived; 2 could not run (error)".
+func campaignCounts(survived, errored int) string {
+	var s string
+	if survived > 0 {
+		s += fmt.Sprintf("; %d survived", survived)
+	}
+	if errored > 0 {
+		s += fmt.Sprintf("; %d could not run (error)", errored)
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // moduleRoot finds the directory holding go.mod, so the build works from any
@@ -289,73 +282,4 @@ func moduleRoot() string {
 		}
 	}
 	return "."
-}
-
-// mutantChild runs inside the mutant binary: it activates one bug (or none,
-// for the baseline) and runs the suites of the bug's domain and implementation,
-// the expected killer first, under each seed, until one fails.
-func mutantChild(o options) int {
-	if !bugs.Enabled {
-		fmt.Fprintln(os.Stderr, "verify: mutant-child needs a binary built with -tags mutants")
-		return 2
-	}
-	seeds, err := parseSeeds(o.seeds)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	enc := json.NewEncoder(os.Stdout)
-	if o.bug == "" {
-		var rep childReport
-		for _, seed := range seeds {
-			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
-			for _, s := range catalog.Select(o.domain, "", o.impl) {
-				rep.Baseline = append(rep.Baseline, runSuite(s))
-			}
-		}
-		enc.Encode(rep)
-		return 0
-	}
-	b, ok := bugs.Lookup(bugs.ID(o.bug))
-	if !ok {
-		fmt.Fprintf(os.Stderr, "verify: %q is not in the catalogue\n", o.bug)
-		return 2
-	}
-	if err := bugs.Activate(b.ID); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	suites := catalog.Select(b.Domain, "", b.Impl)
-	sort.SliceStable(suites, func(i, j int) bool { return suites[i].Property == b.Killer && suites[j].Property != b.Killer })
-	res := MutantResult{Bug: b}
-	start := time.Now()
-	defer func() {
-		if !res.Killed {
-			res.Duration = time.Since(start)
-		}
-		enc.Encode(childReport{Mutant: &res})
-	}()
-	for _, s := range suites {
-		for _, seed := range seeds {
-			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
-			r := runSuite(s)
-			if !res.Killed {
-				res.Checks += r.Checks
-			}
-			if r.Outcome != string(runner.Failed) {
-				continue
-			}
-			if !slices.Contains(res.KilledBy, s.Property) {
-				res.KilledBy = append(res.KilledBy, s.Property)
-			}
-			if !res.Killed {
-				res.Killed, res.By, res.Expected, res.Seed = true, s.Property, s.Property == b.Killer, seed
-				res.Duration = time.Since(start)
-				res.Trace = r.Output
-				res.Repro = fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants -rapid.seed=%d", b.ID, s.GoTest(), seed)
-			}
-			break // this property has killed the bug; on to the next
-		}
-	}
-	return 0
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/memverify/memverify/internal/catalog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/benchcmp"
+	"github.com/memverify/memverify/internal/catalog"
 	"github.com/memverify/memverify/internal/goals"
 	"github.com/montanaflynn/stats"
 )
@@ -37,6 +37,17 @@ func newReport() *Report {
 		Platform: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
 }
 
+// save writes the report under dir. On failure it prints the error and
+// returns false, and the command must then fail: a run whose report was lost
+// must not pass for one that has it.
+func (r *Report) save(dir string) bool {
+	if err := r.write(dir); err != nil {
+		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
+		return false
+	}
+	return true
+}
+
 // write stores the report as report.json and report.md under dir.
 func (r *Report) write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -44,7 +55,7 @@ func (r *Report) write(dir string) error {
 	}
 	js, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return err
+		return fmt.Errorf("encoding report.json: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "report.json"), js, 0o644); err != nil {
 		return err
@@ -101,9 +112,13 @@ func (r *Report) suitesMarkdown(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
+// campaignMarkdown renders the campaign: one table row per bug, each on one
+// line (a bug whose child could not run says "error" there, and its error
+// follows the table), the kill matrix, the baseline, and every kill's trace
+// and repro.
 func (r *Report) campaignMarkdown(b *strings.Builder) {
 	c := r.Campaign
-	killed := 0
+	killed, survived, errored := 0, 0, 0
 	var secs, checks []float64
 	fmt.Fprintf(b, "## Seeded bugs\n\nEach bug is switched on in a binary built with `-tags mutants` and run against the properties of its domain and implementation, the expected killer first, under seeds %v.\n\n", c.Seeds)
 	fmt.Fprintf(b, "| bug | impl | summary | result | killed by | checks | time |\n|---|---|---|---|---|---:|---:|\n")
@@ -111,20 +126,32 @@ func (r *Report) campaignMarkdown(b *strings.Builder) {
 		res := "**survived**"
 		switch {
 		case m.Error != "":
-			res = "error: " + m.Error
+			res = "**error**"
+			errored++
 		case m.Killed:
 			res = "killed"
 			killed++
 			secs = append(secs, m.Duration.Seconds())
 			checks = append(checks, float64(m.Checks))
+		default:
+			survived++
 		}
 		by := m.By
 		if m.Killed && !m.Expected {
 			by += " (expected " + m.Bug.Killer + ")"
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %d | %v |\n", m.Bug.ID, m.Bug.Impl, m.Bug.Summary, res, by, m.Checks, m.Duration.Round(time.Millisecond))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %d | %v |\n", cell(string(m.Bug.ID)), cell(m.Bug.Impl), cell(m.Bug.Summary), res, cell(by), m.Checks, m.Duration.Round(time.Millisecond))
 	}
-	fmt.Fprintf(b, "\n**killed %d of %d.** %s %s\n", killed, len(c.Mutants), summary("time to kill", secs, "s"), summary("checks to kill", checks, ""))
+	counts := ""
+	if rest := campaignCounts(survived, errored); rest != "" {
+		counts = " " + strings.TrimPrefix(rest, "; ") + "."
+	}
+	fmt.Fprintf(b, "\n**killed %d of %d.**%s %s %s\n", killed, len(c.Mutants), counts, summary("time to kill", secs, "s"), summary("checks to kill", checks, ""))
+	for _, m := range c.Mutants {
+		if m.Error != "" {
+			fmt.Fprintf(b, "\n### %s — error\n\nThe child did not run to a verdict:\n\n```\n%s\n```\n", m.Bug.ID, strings.TrimSpace(m.Error))
+		}
+	}
 	b.WriteString(killMatrix(c))
 	base := 0
 	for _, s := range c.Baseline {
@@ -188,6 +215,12 @@ func killMatrix(c *campaign) string {
 	return b.String()
 }
 
+// cell makes s one Markdown table cell: on one line, its bars escaped.
+func cell(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
 // summary describes a sample in one phrase: median, 90th percentile, max.
 func summary(what string, xs []float64, unit string) string {
 	if len(xs) == 0 {
@@ -218,10 +251,7 @@ func runAll(o options) int {
 		rep.Campaign = &c
 		code = printCampaignSummary(c)
 	}
-	if werr := rep.write(o.out); werr != nil {
-		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", werr)
-	}
-	if failed > 0 {
+	if !rep.save(o.out) || failed > 0 {
 		code = 1
 	}
 	return code

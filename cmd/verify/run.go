@@ -61,14 +61,11 @@ func runSuite(s catalog.Suite) SuiteResult {
 // reproRun is the command that reruns one suite with the seed that failed.
 func reproRun(s catalog.Suite, seed uint64) string {
 	cmd := fmt.Sprintf("go run ./cmd/verify run -domain %s -property %s -impl %s", s.Domain, s.Property, s.Impl)
+	flags := generationFlags()
 	if seed != 0 {
-		cmd += fmt.Sprintf(" -rapid.seed=%d", seed)
+		flags = fmt.Sprintf(" -rapid.seed=%d", seed) + flags
 	}
-	cmd += "   (or: " + s.GoTest()
-	if seed != 0 {
-		cmd += fmt.Sprintf(" -rapid.seed=%d", seed)
-	}
-	return cmd + ")"
+	return cmd + flags + "   (or: " + s.GoTest() + flags + ")"
 }
 
 // runSuites runs the selected suites with a progress line each.
@@ -116,15 +113,16 @@ func runSuitesCmd(o options) int {
 	if catalog.Matches(o.domain, "overlap") {
 		rep.Accuracy = measureAccuracy()
 	}
-	if err := rep.write(o.out); err != nil {
-		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
-	}
-	if printSuiteSummary(results) > 0 {
+	saved := rep.save(o.out)
+	if printSuiteSummary(results) > 0 || !saved {
 		return 1
 	}
 	return 0
 }
 
+// list prints the suites and the seeded bugs that match the filters (a bug
+// matches -property by its expected killer). Nothing matching is an error: a
+// misspelt filter must not read as an empty catalogue.
 func list(o options) int {
 	suites, seeded := catalog.Select(o.domain, o.property, o.impl), selectBugs(o)
 	if len(suites) == 0 && len(seeded) == 0 {

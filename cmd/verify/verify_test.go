@@ -56,7 +56,7 @@ func TestSilentPropertiesAreThoseThatKilledNothing(t *testing.T) {
 		t.Fatal("no refcount bugs in the catalogue")
 	}
 	results := []MutantResult{{Bug: selected[0], Killed: true, By: "StateMachine", KilledBy: []string{"StateMachine", "ShardSpread"}}}
-	silent := silentProperties(selected, results)
+	silent := silentProperties(selected, "", results)
 	if slices.Contains(silent, "refcount/StateMachine") || slices.Contains(silent, "refcount/ShardSpread") {
 		t.Errorf("a property that killed a bug is reported silent: %v", silent)
 	}
@@ -137,7 +137,7 @@ func TestUsageListsCommandsAndUserFlags(t *testing.T) {
 			t.Errorf("usage lacks %q:\n%s", want, u)
 		}
 	}
-	for _, hidden := range []string{"-test.", "-bug "} {
+	for _, hidden := range []string{"-test.", "-bug ", "-child-report"} {
 		if strings.Contains(u, hidden) {
 			t.Errorf("usage shows %q, a flag no user sets:\n%s", hidden, u)
 		}

@@ -47,7 +47,10 @@ type Row struct {
 }
 
 // Parse reads benchmark output and returns one row per group, implementation
-// and unit, sorted, with ratios against refImpl (e.g. "Model").
+// and unit, sorted, with ratios against refImpl (e.g. "Model"). name is the
+// input's file name, for error messages. A value that is not a finite number
+// (NaN, ±Inf) is an error: benchmath's statistics are undefined on it (its
+// Mann-Whitney test does not end on a NaN) and JSON cannot carry it.
 func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 	type key struct{ group, impl, unit string }
 	samples := map[key][]float64{}
@@ -59,6 +62,14 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 		}
 		group, impl := splitName(res.Name.String())
 		for _, v := range res.Values {
+			if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
+				val, unit := v.Value, v.Unit
+				if v.OrigUnit != "" { // as the file has it, not as tidied (ns/op, not sec/op)
+					val, unit = v.OrigValue, v.OrigUnit
+				}
+				file, line := res.Pos()
+				return nil, fmt.Errorf("%s:%d: %s: %v %s is not a finite number", file, line, res.Name, val, unit)
+			}
 			k := key{group, impl, v.Unit}
 			samples[k] = append(samples[k], v.Value)
 		}
@@ -135,7 +146,9 @@ func isDigits(s string) bool {
 }
 
 // Format renders rows as a Markdown table: time per op with its confidence
-// interval and the speedup over the reference, then allocations.
+// interval and the speedup over the reference, then allocations ("—" where
+// the run did not measure them: without -benchmem, 0 would claim a
+// zero-allocation path that nobody measured).
 func Format(rows []Row) string {
 	var b strings.Builder
 	b.WriteString("| benchmark | impl | time/op (median, 95% CI) | vs ref | p | B/op | allocs/op |\n|---|---|---:|---:|---:|---:|---:|\n")
@@ -159,11 +172,21 @@ func Format(rows []Row) string {
 		}
 		ci := interval(r, Duration)
 		e := extra[key{r.Group, r.Impl}]
-		fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s | %.0f | %.0f |\n", r.Group, r.Impl,
-			Duration(r.Median), ci, vs, p, e["B/op"], e["allocs/op"])
+		fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s | %s | %s |\n", r.Group, r.Impl,
+			Duration(r.Median), ci, vs, p, unitCell(e, "B/op"), unitCell(e, "allocs/op"))
 	}
 	b.WriteString(formatMetrics(rows))
 	return b.String()
+}
+
+// unitCell renders the median in unit among a row's units, "—" when the run
+// did not measure it.
+func unitCell(units map[string]float64, unit string) string {
+	v, ok := units[unit]
+	if !ok {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f", v)
 }
 
 // formatMetrics renders the metrics benchmarks report of their own

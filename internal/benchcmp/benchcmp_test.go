@@ -124,3 +124,37 @@ func parseSample(t *testing.T) []Row {
 	}
 	return rows
 }
+
+// TestParseRejectsNonFiniteValues: benchmath's statistics do not end on a
+// NaN sample, and a NaN or infinite median cannot be written as JSON. Such a
+// value is a broken run, refused with the file and the benchmark named.
+func TestParseRejectsNonFiniteValues(t *testing.T) {
+	for _, v := range []string{"NaN", "+Inf", "-Inf"} {
+		text := "BenchmarkPair/impl=Fast-2 1000000 25 ns/op\nBenchmarkPair/impl=Fast-2 1000000 " + v + " ns/op\n"
+		_, err := Parse(strings.NewReader(text), "run-7.txt", "Model")
+		if err == nil {
+			t.Errorf("a value of %s was accepted", v)
+			continue
+		}
+		for _, want := range []string{"run-7.txt:2", "Pair/impl=Fast", "ns/op"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("the error for %s does not name %q: %v", v, want, err)
+			}
+		}
+	}
+}
+
+// TestFormatDashesUnmeasuredUnits: a run without -benchmem has no B/op or
+// allocs/op; the table must not show it as zero allocations.
+func TestFormatDashesUnmeasuredUnits(t *testing.T) {
+	rows, err := Parse(strings.NewReader("BenchmarkPair/impl=Fast-2 1000000 25 ns/op\n"), "nomem", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if table := Format(rows); !strings.Contains(table, "| — | — |") {
+		t.Errorf("unmeasured B/op and allocs/op are not dashed:\n%s", table)
+	}
+	if table := Format(parseSample(t)); !strings.Contains(table, "| 0 | 0 |") {
+		t.Errorf("measured zeros are not shown as 0:\n%s", table)
+	}
+}

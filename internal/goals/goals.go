@@ -7,8 +7,11 @@
 // implementation's median, a ratio between two implementations of one
 // group, growth across a sweep (as ratios each sample measured within
 // itself), or zero allocations. A goal is met when every one of its checks
-// is; a goal whose benchmarks are missing from the run is reported as not
-// measured, never as met. Judging from the same medians the tables show
+// is measured and met. A goal whose benchmarks are missing from the run is
+// reported as not measured, never as met; one with some checks measured and
+// others not (a run without -benchmem has times but no allocations) is
+// "partly measured" while its measured cases hold, and "not met" once one
+// misses. Judging from the same medians the tables show
 // means the "met?" column of bench/README.md is computed, not transcribed.
 //
 // Wall-clock goals are judged as measured. On a shared host the same code
@@ -53,7 +56,9 @@ type Verdict struct {
 	Domain string `json:"domain"`
 	Goal   string `json:"goal"`
 	Cases  []Case `json:"cases"`
-	// Status is "met", "not met" or "not measured".
+	// Status is "met" (every check measured and met), "not met" (a measured
+	// case misses), "partly measured" (some check found no benchmark; the
+	// rest are met) or "not measured".
 	Status string `json:"status"`
 }
 
@@ -98,21 +103,36 @@ func Judge(rows []benchcmp.Row) []Verdict {
 	r := index(rows)
 	var out []Verdict
 	for _, g := range All {
-		v := Verdict{Domain: g.Domain, Goal: g.Text, Status: "not measured"}
+		v := Verdict{Domain: g.Domain, Goal: g.Text}
+		unmeasured := 0
 		for _, c := range g.checks {
-			v.Cases = append(v.Cases, c(r)...)
-		}
-		if len(v.Cases) > 0 {
-			v.Status = "met"
-			for _, c := range v.Cases {
-				if !c.Met {
-					v.Status = "not met"
-				}
+			cases := c(r)
+			if len(cases) == 0 {
+				unmeasured++
 			}
+			v.Cases = append(v.Cases, cases...)
 		}
+		v.Status = status(v.Cases, unmeasured)
 		out = append(out, v)
 	}
 	return out
+}
+
+// status judges a goal on its cases, unmeasured being how many of its checks
+// found no benchmark.
+func status(cases []Case, unmeasured int) string {
+	for _, c := range cases {
+		if !c.Met {
+			return "not met"
+		}
+	}
+	switch {
+	case len(cases) == 0:
+		return "not measured"
+	case unmeasured > 0:
+		return "partly measured"
+	}
+	return "met"
 }
 
 // atMost: the median of impl on every group matching pattern is at most

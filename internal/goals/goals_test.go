@@ -120,7 +120,7 @@ func TestBaselineMeasuresEveryGoal(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range Judge(rows) {
-			if v.Status == "not measured" {
+			if v.Status == "not measured" || v.Status == "partly measured" {
 				t.Errorf("%s: %s: %q matches no benchmark", filepath.Base(name), v.Domain, v.Goal)
 			}
 		}
@@ -134,5 +134,24 @@ func TestFormatRunsShowsEachRun(t *testing.T) {
 	want := "| overlap | the dense path at most 10 ns | met: OverlapDense/impl=Exact 8.5ns (goal ≤ 10.0ns) | **not met: OverlapDense/impl=Exact 12.0ns (goal ≤ 10.0ns)** |"
 	if !strings.Contains(table, want) || !strings.Contains(table, "| refcount | a register+unregister pair at most 100 ns sequentially | not measured | not measured |") {
 		t.Errorf("table:\n%s", table)
+	}
+}
+
+// TestGoalWithAnUnmeasuredCheckIsNotMet: "a cached pair at most 30 ns, with
+// zero allocations" measured without -benchmem has its time but not its
+// allocations; half a goal measured is not a goal met.
+func TestGoalWithAnUnmeasuredCheckIsNotMet(t *testing.T) {
+	vs := Judge(parse(t, "BenchmarkSizeclassPair/class=1M/impl=Sharded-2 1000000 20 ns/op"))
+	v := verdict(t, vs, "a cached pair")
+	if v.Status != "partly measured" {
+		t.Errorf("time measured, allocations not: status %q, want \"partly measured\" (%+v)", v.Status, v)
+	}
+	if Missed(vs) != 0 {
+		t.Errorf("Missed = %d: a goal partly measured within its bounds missed nothing", Missed(vs))
+	}
+	// A miss among the measured checks is still a miss.
+	vs = Judge(parse(t, "BenchmarkSizeclassPair/class=1M/impl=Sharded-2 1000000 40 ns/op"))
+	if v := verdict(t, vs, "a cached pair"); v.Status != "not met" {
+		t.Errorf("40 ns against 30 ns, allocations not measured: status %q, want \"not met\"", v.Status)
 	}
 }

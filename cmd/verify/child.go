@@ -1,0 +1,266 @@
+package main
+
+// The seeded-bug campaign runs each bug in a child process of its own (a bug
+// may corrupt memory, hang or panic), from a binary built with -tags mutants.
+// This file is both sides of that: runChild starts a child and reads its
+// report; mutantChild is what the child runs.
+//
+// The child writes its report, JSON, to a file the parent names
+// (-child-report), never to stdout: rapid (RAPID_LOG, -rapid.v) and the code
+// under test may print there, and a report mixed into their output could not
+// be read. What the child prints is kept, its last few kilobytes, to explain
+// a child that wrote no report.
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memverify/memverify/internal/bugs"
+	"github.com/memverify/memverify/internal/catalog"
+	"github.com/memverify/memverify/internal/runner"
+)
+
+// childReport is what a child process writes: the bug's result, or, for the
+// unmutated baseline, every suite's.
+type childReport struct {
+	Mutant   *MutantResult `json:"mutant,omitempty"`
+	Baseline []SuiteResult `json:"baseline,omitempty"`
+}
+
+// childJob is what one child process runs: a bug ("" for the unmutated
+// baseline) against the suites of its domain, implementation and property
+// filters, under each of seeds (comma-separated).
+type childJob struct {
+	bug, domain, property, impl, seeds string
+}
+
+// childTimeout bounds one child's run: a seeded bug may deadlock the code it
+// sits in, and a hang must not stall the campaign. Three minutes is ample at
+// the defaults (500 checks, rapid's 30 steps, three seeds) for the longest
+// child, the baseline, which runs every involved suite under every seed. A
+// longer search is not a hang, so the bound grows in proportion to each of
+// the three; it never drops below three minutes, since a suite that takes no
+// steps costs as much with fewer of them.
+func childTimeout(checks, steps, seeds int) time.Duration {
+	const base = 3 * time.Minute
+	scale := max(1, float64(checks)/defaultChecks) * max(1, float64(steps)/30) * max(1, float64(seeds)/3)
+	return time.Duration(min(float64(base)*scale, math.MaxInt64/2)) // no overflow on an absurd budget
+}
+
+// runChild runs the mutant binary bin on one job and decodes its report. The
+// report file is created in dir.
+func runChild(bin, dir string, job childJob, into *childReport) error {
+	f, err := os.CreateTemp(dir, "child-*.json")
+	if err != nil {
+		return fmt.Errorf("creating the child's report file: %w", err)
+	}
+	f.Close()
+	report := f.Name()
+	defer os.Remove(report)
+
+	timeout := childTimeout(flagInt("rapid.checks"), flagInt("rapid.steps"), strings.Count(job.seeds, ",")+1)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, childArgs(job, report)...)
+	cmd.Env = childEnv()
+	var stdout, stderr tailBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	output := func() string {
+		return fmt.Sprintf("stderr:\n%s\nstdout:\n%s", stderr.String(), stdout.String())
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("timed out after %v (hang?)\n%s", timeout, output())
+	}
+	if runErr != nil {
+		return fmt.Errorf("child failed: %w\n%s", runErr, output())
+	}
+	data, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(data, into)
+	}
+	if err != nil {
+		return fmt.Errorf("child wrote no readable report: %w\n%s", err, output())
+	}
+	return nil
+}
+
+// childArgs are the child's command line: the job, where to write the
+// report, and every flag of rapid's that is set here (the user's, and the
+// budget verify sets), so that a campaign searches as the user asked.
+// -rapid.seed is left out: the child sets it to each of the job's seeds.
+func childArgs(job childJob, report string) []string {
+	args := []string{"mutant-child", "-bug", job.bug, "-domain", job.domain, "-property", job.property,
+		"-impl", job.impl, "-seeds", job.seeds, "-child-report", report}
+	flag.Visit(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Name, "rapid.") && f.Name != "rapid.seed" {
+			args = append(args, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	return args
+}
+
+// childEnv is this process's environment without MEMVERIFY_BUG: a bug left
+// switched on in the user's shell must not reach the unmutated baseline. The
+// child also activates its bug (or none) explicitly.
+func childEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MEMVERIFY_BUG=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// flagInt is the value of an int flag of rapid's, 0 if it is not one.
+func flagInt(name string) int {
+	if f := flag.Lookup(name); f != nil {
+		n, _ := strconv.Atoi(f.Value.String())
+		return n
+	}
+	return 0
+}
+
+// tailBuffer keeps the last tailBytes bytes written to it: enough to show
+// why a child failed, without holding a verbose child's whole log.
+type tailBuffer struct {
+	buf       []byte
+	truncated bool
+}
+
+const tailBytes = 4000
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*tailBytes {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
+		t.truncated = true
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	if len(t.buf) > tailBytes || t.truncated {
+		return "..." + string(t.buf[max(0, len(t.buf)-tailBytes):])
+	}
+	return string(t.buf)
+}
+
+// mutantChild runs inside the mutant binary: it activates one bug (or none,
+// for the baseline) and runs the suites of the bug's domain and
+// implementation that match -property, the expected killer first, under each
+// seed, until one fails. It writes its report to -child-report.
+func mutantChild(o options) int {
+	if !bugs.Enabled {
+		fmt.Fprintln(os.Stderr, "verify: mutant-child needs a binary built with -tags mutants")
+		return 2
+	}
+	if o.childReport == "" {
+		fmt.Fprintln(os.Stderr, "verify: mutant-child needs -child-report, the file to write its report to")
+		return 2
+	}
+	seeds, err := parseSeeds(o.seeds)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	// Explicitly, even for the baseline: bugs.On would otherwise fall back
+	// on MEMVERIFY_BUG.
+	if err := bugs.Activate(bugs.ID(o.bug)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var rep childReport
+	if o.bug == "" {
+		for _, seed := range seeds {
+			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
+			for _, s := range catalog.Select(o.domain, o.property, o.impl) {
+				rep.Baseline = append(rep.Baseline, runSuite(s))
+			}
+		}
+	} else {
+		b, _ := bugs.Lookup(bugs.ID(o.bug)) // Activate refused any other
+		res := huntBug(b, catalog.Select(b.Domain, o.property, b.Impl), seeds)
+		rep.Mutant = &res
+	}
+	data, err := json.Marshal(rep)
+	if err == nil {
+		err = os.WriteFile(o.childReport, data, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "verify: writing the child's report: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// huntBug runs suites against the active bug, the expected killer first,
+// each under the seeds in turn until it fails.
+func huntBug(b bugs.Bug, suites []catalog.Suite, seeds []uint64) MutantResult {
+	sort.SliceStable(suites, func(i, j int) bool { return suites[i].Property == b.Killer && suites[j].Property != b.Killer })
+	res := MutantResult{Bug: b}
+	start := time.Now()
+	for _, s := range suites {
+		for _, seed := range seeds {
+			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
+			r := runSuite(s)
+			if !res.Killed {
+				res.Checks += r.Checks
+			}
+			if r.Outcome != string(runner.Failed) {
+				continue
+			}
+			if !slices.Contains(res.KilledBy, s.Property) {
+				res.KilledBy = append(res.KilledBy, s.Property)
+			}
+			if !res.Killed {
+				res.Killed, res.By, res.Expected = true, s.Property, s.Property == b.Killer
+				res.Duration = time.Since(start)
+				res.Trace = r.Output
+				res.Seed, res.Repro = mutantRepro(b, s, r, seed)
+			}
+			break // this property has killed the bug; on to the next
+		}
+	}
+	if !res.Killed {
+		res.Duration = time.Since(start)
+	}
+	return res
+}
+
+// mutantRepro is the seed and the command that reproduce a kill. The seed is
+// the failing check's, which rapid reports: go test's budget is 100 checks,
+// not the campaign's, and from the run's base seed the failure may lie beyond
+// it; from the failing check's own seed it comes on the first check. A
+// failure without rapid's seed (a panic outside rapid's checks) gets the base
+// seed and the budget the child ran with.
+func mutantRepro(b bugs.Bug, s catalog.Suite, r SuiteResult, base uint64) (uint64, string) {
+	cmd := fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants", b.ID, s.GoTest())
+	if r.Seed != 0 {
+		return r.Seed, fmt.Sprintf("%s -rapid.seed=%d%s", cmd, r.Seed, generationFlags())
+	}
+	return base, fmt.Sprintf("%s -rapid.seed=%d -rapid.checks=%d%s", cmd, base, flagInt("rapid.checks"), generationFlags())
+}
+
+// generationFlags are the flags of rapid's, set here, that change which case
+// a seed generates: a repro needs them beside the seed.
+func generationFlags() string {
+	var b strings.Builder
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "rapid.steps" {
+			fmt.Fprintf(&b, " -%s=%s", f.Name, f.Value)
+		}
+	})
+	return b.String()
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/memverify/memverify/internal/bugs"
+)
+
+// captureStdout returns what f prints.
+func captureStdout(t *testing.T, f func()) string {
+	t.Helper()
+	file, err := os.CreateTemp(t.TempDir(), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	old := os.Stdout
+	os.Stdout = file
+	defer func() { os.Stdout = old }()
+	f()
+	data, err := os.ReadFile(file.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestAChildThatCouldNotRunIsAnErrorNotASurvivor: a bug whose child crashed
+// or timed out was not shown to survive anything. Its multi-line error goes
+// below the table, whose rows stay on one line each.
+func TestAChildThatCouldNotRunIsAnErrorNotASurvivor(t *testing.T) {
+	killed := MutantResult{Bug: bugs.Bug{ID: "d/a", Domain: "d", Impl: "X", Summary: "first", Killer: "P"},
+		Killed: true, By: "P", KilledBy: []string{"P"}, Expected: true, Checks: 3}
+	crashed := MutantResult{Bug: bugs.Bug{ID: "d/c", Domain: "d", Impl: "X", Summary: "third | with a bar", Killer: "P"},
+		Error: "child failed: exit status 2\npanic: boom\n\ngoroutine 1 [running]:"}
+	c := campaign{Seeds: []uint64{1}, Mutants: []MutantResult{killed, crashed}}
+	var code int
+	out := captureStdout(t, func() { code = printCampaignSummary(c) })
+	if code == 0 {
+		t.Error("a bug that could not be run passed the campaign")
+	}
+	if strings.Contains(out, "survived") {
+		t.Errorf("a bug whose child crashed is reported as a survivor:\n%s", out)
+	}
+	for _, want := range []string{"error: d/c", "panic: boom", "killed 1 of 2; 1 could not run"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, out)
+		}
+	}
+
+	r := newReport()
+	r.Campaign = &c
+	md := r.markdown()
+	_, table, _ := strings.Cut(md, "| bug | impl | summary |")
+	table, below, _ := strings.Cut(table, "\n\n")
+	for _, line := range strings.Split(table, "\n")[2:] { // after the header and its rule
+		if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") || strings.Count(line, "|")-strings.Count(line, `\|`) != 8 {
+			t.Errorf("a broken table row: %q", line)
+		}
+	}
+	for _, want := range []string{"| `d/c` | X | third \\| with a bar | **error** |", "1 could not run", "panic: boom"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q:\n%s", want, md)
+		}
+	}
+	if !strings.Contains(below, "panic: boom") {
+		t.Errorf("the error's details are not below the table:\n%s", md)
+	}
+}
+
+// TestPropertyFilterSelectsTheBugsItsPropertiesKill: with -property, the
+// campaign runs the bugs those properties are expected to kill, and only
+// those properties can be silent.
+func TestPropertyFilterSelectsTheBugsItsPropertiesKill(t *testing.T) {
+	selected := selectBugs(options{property: "MatchesModel"})
+	if len(selected) == 0 {
+		t.Fatal("no bug is expected to be killed by MatchesModel")
+	}
+	for _, b := range selected {
+		if b.Killer != "MatchesModel" {
+			t.Errorf("-property MatchesModel selects %s, which %s is expected to kill", b.ID, b.Killer)
+		}
+	}
+}
