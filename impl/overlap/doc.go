@@ -69,8 +69,11 @@
 // PreparedChecker and BoundedChecker adapt both paths to a spec.Checker, so
 // that the properties hold them to the model.
 //
-// Every checker here is a pure function of its arguments: safe for
-// concurrent use, no allocation on any path but the error path.
+// Every checker here is a pure function of its arguments, safe for
+// concurrent use. None allocates on any path but the error path, except
+// Prepare, which copies the view it keeps (and so PreparedChecker, which
+// prepares both views on every call: a caller with many queries prepares
+// each view once, as impl/tensormap does when it inserts one).
 //
 // SeedGCD is the seed's hybrid rule, kept to be measured (see
 // props.OverlapAccuracy): it is not exact and must not track dependencies.

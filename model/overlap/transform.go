@@ -148,7 +148,10 @@ func reshapeStrides(v View, shape []int64) ([]int64, bool) {
 		base, filled := oldS[od], int64(1)
 		for nd >= 0 && (filled < runN || shape[nd] == 1) {
 			s, ok := mulChecked(base, filled)
-			if !ok {
+			switch {
+			case !ok && shape[nd] == 1:
+				s = 0 // a size-1 dim's stride addresses nothing
+			case !ok:
 				return nil, false
 			}
 			strides[nd] = s
@@ -184,9 +187,9 @@ func Clone(v View) (View, error) {
 
 // Dense returns the row-major contiguous view of the given shape: the last dim
 // has stride elem, each other dim steps over the whole of the next. It fails
-// with ErrInvalidView when the view would not be valid. A shape holding no
-// element is always valid, whatever its extents: its strides address
-// nothing, and one that would not fit in an int64 is 0.
+// with ErrInvalidView when the view would not be valid. A stride that would
+// not fit in an int64 but addresses nothing is 0: those of a shape holding no
+// element, and those of outer dims of extent 1.
 func Dense(offset, elem int64, shape ...int64) (View, error) {
 	v := View{Offset: offset, ElemSize: elem, Shape: append([]int64{}, shape...), Strides: make([]int64, len(shape))}
 	empty := slices.Contains(shape, 0)
@@ -195,7 +198,7 @@ func Dense(offset, elem int64, shape ...int64) (View, error) {
 		v.Strides[d] = s
 		var fits bool
 		if s, fits = mulChecked(s, max(shape[d], 1)); !fits && d > 0 {
-			if !empty {
+			if !empty && slices.ContainsFunc(shape[:d], func(n int64) bool { return n > 1 }) {
 				return View{}, fmt.Errorf("%w: dense %v of %d-byte elements overflows", ErrInvalidView, shape, elem)
 			}
 			break // the outer strides stay 0

@@ -182,3 +182,37 @@ func isRowMajor(x overlap.View) bool {
 	d, _ := overlap.Dense(x.Offset, x.ElemSize, x.Shape...)
 	return slices.Equal(starts(d), starts(x))
 }
+
+// TestTransformsOfSize1DimsAtTheTop: a size-1 dim's stride addresses
+// nothing, so a view whose last byte is at the top of the int64 range stays
+// valid through Dense, Clone and Reshape even where that stride would not fit.
+func TestTransformsOfSize1DimsAtTheTop(t *testing.T) {
+	const n = 1 << 62 // 2-byte elements: the last byte is 2^63-1
+	x := overlap.View{ElemSize: 2, Shape: []int64{n}, Strides: []int64{2}}
+	if _, err := overlap.Dense(0, 2, 1, n); err != nil {
+		t.Errorf("Dense(0, 2, 1, 2^62): %v", err)
+	}
+	if _, err := overlap.Dense(0, 2, 1, 1, n); err != nil {
+		t.Errorf("Dense(0, 2, 1, 1, 2^62): %v", err)
+	}
+	if _, err := overlap.Dense(0, 2, 2, n); !errors.Is(err, overlap.ErrInvalidView) {
+		t.Errorf("Dense(0, 2, 2, 2^62) = %v, want ErrInvalidView (2^64 bytes)", err)
+	}
+	if _, err := overlap.Clone(overlap.View{ElemSize: 2, Shape: []int64{1, n}, Strides: []int64{0, 2}}); err != nil {
+		t.Errorf("Clone of [1 2^62]: %v", err)
+	}
+	for _, shape := range [][]int64{{1, n}, {n, 1}, {1, n, 1}} {
+		got, err := overlap.Reshape(x, shape...)
+		if err != nil {
+			t.Errorf("Reshape([2^62] stride 2, %v): %v", shape, err)
+			continue
+		}
+		if lo, hi, _ := got.Bounds(); lo != 0 || hi != 1<<63-1 {
+			t.Errorf("Reshape(%v) spans [%d, %d], want the same bytes [0, 2^63-1]", shape, lo, hi)
+		}
+	}
+	y := overlap.View{ElemSize: 1, Shape: []int64{2}, Strides: []int64{1 << 62}}
+	if _, err := overlap.Reshape(y, 1, 2); err != nil {
+		t.Errorf("Reshape([2] stride 2^62, 1, 2): %v", err)
+	}
+}

@@ -18,19 +18,19 @@
 // must then report a dependency, since a missed dependency is a data race and
 // a spurious one only costs parallelism. So does a solver error on views the
 // map has already validated. The model's default solver, BruteForce, is exact
-// for views within overlap.MaxTouches and answers TooHard beyond, so it is
-// conservative there. Model and implementation therefore agree exactly on
-// every pair both decide: views within overlap.MaxTouches that the
-// implementation's exact solver decides within its work cap. Beyond
-// MaxTouches they may differ, and only in the model's direction (a
-// dependency where an exact solver sees none). The differential property
-// draws views small enough that both always decide (a few elements, rank
-// ≤ 3), and a separate property
-// (props.CheckTensorMapTooHard) injects a solver that answers TooHard for
-// disjoint pairs, into model and implementation alike, to prove that the
-// implementation counts TooHard as a dependency. A solver must be exact when
-// the views' byte bounds are disjoint (every sound one is): implementations
-// may skip it there.
+// for views within overlap.MaxTouches and for views whose byte bounds are
+// disjoint, and answers TooHard otherwise, so it is conservative there. Model
+// and implementation therefore agree exactly on every pair both decide: views
+// within overlap.MaxTouches that the implementation's exact solver decides
+// within its work cap. Beyond MaxTouches they may differ, and only in the
+// model's direction (a dependency where an exact solver sees none), for pairs
+// whose byte bounds meet. The differential property draws views small enough
+// that both always decide (a few dozen bytes touched, ranks 0 to 8), and a
+// separate property (props.CheckTensorMapTooHard) injects a solver that
+// answers TooHard for disjoint pairs, into model and implementation alike, to
+// prove that the implementation counts TooHard as a dependency. A solver must
+// be exact when the views' byte bounds are disjoint (every sound one is):
+// implementations may skip it there.
 //
 // Capacity is counted in live entries. A ring pool of Capacity slots with
 // tasks arriving in order is full exactly when Capacity entries are live: its

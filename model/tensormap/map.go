@@ -14,8 +14,11 @@ type Storage uint64
 // them non-decreasing.
 type Task uint64
 
-// MaxCapacity is the largest Config.Capacity: entry indices are 32-bit.
-const MaxCapacity = 1 << 30
+// MaxCapacity is the largest Config.Capacity. An implementation may set its
+// pool up front (Ring does, about 44 bytes an entry): a valid configuration
+// must be one a machine can hold, which 2^24 entries (some 700 MB) is, and
+// 2^30 (some 44 GB) is not.
+const MaxCapacity = 1 << 24
 
 // Config is the contract-level configuration shared by the model and every
 // implementation.

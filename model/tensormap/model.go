@@ -130,8 +130,15 @@ func checkArgs(storage Storage, view overlap.View) error {
 
 // BruteForce is the model's default Checker: the overlap model, which decides
 // by enumerating touched bytes. Views beyond its size cap get TooHard, which
-// counts as a dependency.
+// counts as a dependency, unless their byte bounds are disjoint: the
+// contract asks every solver to be exact there, and that needs no
+// enumeration.
 func BruteForce(a, b overlap.View) (overlap.Verdict, error) {
+	alo, ahi, aok := a.Bounds() // last bytes included; false if invalid or empty
+	blo, bhi, bok := b.Bounds()
+	if aok && bok && (ahi < blo || bhi < alo) {
+		return overlap.No, nil
+	}
 	v, err := overlap.Overlap(a, b)
 	if errors.Is(err, overlap.ErrTooLarge) {
 		return overlap.TooHard, nil

@@ -195,3 +195,32 @@ func TestTooHardIsDependency(t *testing.T) {
 		t.Fatalf("Lookup with a TooHard solver = %d, %v; want task 7", task, ok)
 	}
 }
+
+// TestBruteForceExactOnDisjointBounds: the contract asks every solver to be
+// exact when the views' byte bounds are disjoint, and implementations skip
+// the solver there; the model's default must not report a dependency on a
+// view a terabyte away just because it is too large to enumerate.
+func TestBruteForceExactOnDisjointBounds(t *testing.T) {
+	big := overlap.View{ElemSize: 4, Shape: []int64{1 << 21}, Strides: []int64{4}} // 8 MiB: beyond MaxTouches
+	far := overlap.View{Offset: 1 << 40, ElemSize: 4}
+	near := overlap.View{Offset: 1 << 20, ElemSize: 4}
+	if v, err := tensormap.BruteForce(big, far); v != overlap.No || err != nil {
+		t.Errorf("BruteForce(8 MiB view, a view 1 TiB away) = %v, %v; want No", v, err)
+	}
+	if v, err := tensormap.BruteForce(far, big); v != overlap.No || err != nil {
+		t.Errorf("BruteForce(a view 1 TiB away, 8 MiB view) = %v, %v; want No", v, err)
+	}
+	if v, err := tensormap.BruteForce(big, near); v != overlap.TooHard || err != nil {
+		t.Errorf("BruteForce(8 MiB view, a view inside its bounds) = %v, %v; want TooHard", v, err)
+	}
+	m, err := tensormap.New(tensormap.Config{Capacity: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Insert(1, big, 1); err != nil {
+		t.Fatal(err)
+	}
+	if task, ok, err := m.Lookup(1, far); ok || err != nil {
+		t.Errorf("Lookup of a view 1 TiB past the producer's = %v, %v, %v; want no producer", task, ok, err)
+	}
+}
