@@ -61,7 +61,7 @@ func decodeListOp(r rawListOp, cfg spec.Config, m *spec.Model, snaps []spec.Stat
 	}
 	for _, a := range r.Avoid[:min(len(r.Avoid), 3)] {
 		s := cfg.Offset + spec.Addr(int64(a[0])%(cfg.Size+1))
-		op.Avoid = append(op.Avoid, spec.Range{Start: s, End: min(s+spec.Addr(a[1]), cfg.End())})
+		op.Avoid = append(op.Avoid, spec.Range{Start: s, End: s + min(spec.Addr(a[1]), cfg.End()-s)}) // no wrap at the top
 	}
 	if op.Kind == spec.OpRestore {
 		op.State = snaps[int(r.Snapshot)%len(snaps)]

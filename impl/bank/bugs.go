@@ -25,6 +25,7 @@ const (
 	BugFreeRecordRace            bugs.ID = "bank/free-record-race"
 	BugUnknownBufferFreeAccepted bugs.ID = "bank/unknown-buffer-free-accepted"
 	BugPageUnchecked             bugs.ID = "bank/page-unchecked"
+	BugAlignByMask               bugs.ID = "bank/align-by-mask"
 )
 
 func init() {
@@ -68,5 +69,7 @@ func init() {
 			Summary: "freeing an unknown buffer silently succeeds, as BankManager's deallocate_buffer does"},
 		bugs.Bug{ID: BugPageUnchecked, Domain: "bank", Impl: banks, Killer: "BanksErrors",
 			Summary: "page index not checked against the buffer: a page past the end maps into the next buffer"},
+		bugs.Bug{ID: BugAlignByMask, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
+			Summary: "sizes are rounded up with a mask, (n + a - 1) &^ (a - 1), which holds only for power-of-two alignments: with one of 48 a request is served short"},
 	)
 }

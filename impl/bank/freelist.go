@@ -106,6 +106,9 @@ func (f *FreeListOpt) allocSize(size int64) (uint64, error) {
 		size = max(size, f.cfg.MinAllocation)
 	}
 	n, ok := spec.AlignUp(uint64(size), f.align)
+	if bugs.On(BugAlignByMask) {
+		n = (uint64(size) + f.align - 1) &^ (f.align - 1)
+	}
 	if !ok || n > math.MaxInt64 {
 		return 0, fmt.Errorf("%w: %d overflows when aligned to %d", spec.ErrInvalidSize, size, f.align)
 	}

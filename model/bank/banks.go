@@ -47,8 +47,14 @@ type Buffer struct {
 	PerBank  int64 // bytes each bank holds: ceil(pages / len(Banks)) × align(PageSize)
 }
 
-// Pages is the number of pages: ceil(Size / PageSize).
-func (b Buffer) Pages() int64 { return ceilDiv(b.Size, b.PageSize) }
+// Pages is the number of pages: ceil(Size / PageSize); 0 for a Buffer with
+// no positive page size, which Banks never describes.
+func (b Buffer) Pages() int64 {
+	if b.PageSize <= 0 || b.Size <= 0 {
+		return 0
+	}
+	return ceilDiv(b.Size, b.PageSize)
+}
 
 // ceilDiv is ceil(a / b) for a ≥ 0 and b > 0, without forming a+b-1, which
 // wraps for an a near 2^63.
@@ -64,6 +70,9 @@ func (b Buffer) PageLen(i int64) int64 { return min(b.PageSize, b.Size-i*b.PageS
 func Layout(size, pageSize int64, nbanks int, align int64) (perBank int64, err error) {
 	if size <= 0 || pageSize <= 0 {
 		return 0, fmt.Errorf("%w: buffer of %d bytes in pages of %d", ErrInvalidSize, size, pageSize)
+	}
+	if nbanks < 1 || align < 1 {
+		return 0, fmt.Errorf("%w: a layout over %d banks with alignment %d", ErrInvalidConfig, nbanks, align)
 	}
 	pages := ceilDiv(size, pageSize)
 	rows := ceilDiv(pages, int64(nbanks))

@@ -37,6 +37,9 @@ func (c Config) AllocSize(size int64) (int64, error) {
 	if size <= 0 {
 		return 0, fmt.Errorf("%w: %d", ErrInvalidSize, size)
 	}
+	if c.Alignment < 1 {
+		return 0, fmt.Errorf("%w: alignment %d", ErrInvalidConfig, c.Alignment)
+	}
 	size = max(size, c.MinAllocation)
 	n, ok := AlignUp(uint64(size), uint64(c.Alignment))
 	if !ok || n > math.MaxInt64 {

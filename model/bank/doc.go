@@ -41,8 +41,10 @@
 //     place, ties by address (lowest bottom-up, highest top-down); placement
 //     inside the block follows the direction. The implementation is checked
 //     against this mode of the model, so best fit is verified exactly too.
-//   - Check order: size first (ErrInvalidSize), then addresses or avoided
-//     ranges (ErrInvalidAddress), then placement (ErrOutOfMemory, ErrNotFree).
+//   - Check order of a FreeList call: size first (ErrInvalidSize), then
+//     addresses or avoided ranges (ErrInvalidAddress), then placement
+//     (ErrOutOfMemory, ErrNotFree). (Banks.AllocateSharded checks its bank
+//     list before the size.)
 //     AllocateAt's whole range [addr, addr+n) must lie in the managed range
 //     (else ErrInvalidAddress) and inside one free block (else ErrNotFree).
 //     A request larger than the whole range is ErrOutOfMemory, not a bad size.

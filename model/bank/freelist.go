@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// Addr is an opaque address in a bank's local address space. 0 is null.
+// Addr is an address in a bank's local address space. Every address is a
+// real one, 0 included: a list whose range starts at 0 hands it out.
 type Addr uint64
 
 // Direction says which end of the address space an allocation prefers.
