@@ -33,9 +33,17 @@ var (
 	seedRe   = regexp.MustCompile(`-rapid\.seed=(\d+)`)
 )
 
+// suiteTimeout bounds one suite's run, so that code under test that
+// deadlocks fails its suite instead of hanging the job: a child's bound for
+// one seed, three minutes at the default budget, where the longest suite
+// takes seconds.
+func suiteTimeout() time.Duration {
+	return childTimeout(flagInt("rapid.checks"), flagInt("rapid.steps"), 1)
+}
+
 // runSuite runs one suite in-process and returns its structured result.
 func runSuite(s catalog.Suite) SuiteResult {
-	r := runner.Run(s.Name(), s.Run)
+	r := runner.RunWithin(s.Name(), s.Run, suiteTimeout())
 	res := SuiteResult{Name: s.Name(), Domain: s.Domain, Property: s.Property, Impl: s.Impl,
 		Outcome: string(r.Outcome), Duration: r.Duration}
 	if m := passedRe.FindAllStringSubmatch(r.Output, -1); len(m) > 0 {

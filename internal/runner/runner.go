@@ -105,7 +105,14 @@ func (t *TB) Output() string {
 
 // Run runs prop with a fresh TB in a goroutine of its own and waits for it.
 // A panic in that goroutine is caught and reported as a failure.
-func Run(name string, prop func(rapid.TB)) Result {
+func Run(name string, prop func(rapid.TB)) Result { return RunWithin(name, prop, 0) }
+
+// RunWithin is Run with a bound on the run's time (none if limit ≤ 0): a
+// property whose code under test deadlocks must not hang the program. When
+// the bound passes, the run is reported failed, as timed out. Its goroutine
+// is left behind, blocked (Go cannot stop a goroutine from outside), so a
+// program that meets a timeout should end soon rather than run on for long.
+func RunWithin(name string, prop func(rapid.TB), limit time.Duration) Result {
 	t := &TB{name: name}
 	start := time.Now()
 	done := make(chan struct{})
@@ -119,7 +126,18 @@ func Run(name string, prop func(rapid.TB)) Result {
 		}()
 		prop(t)
 	}()
-	<-done
+	var expired <-chan time.Time
+	if limit > 0 {
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	select {
+	case <-done:
+	case <-expired:
+		t.Logf("timed out after %v: the property has not returned (a deadlock or a livelock in the code under test?)", limit)
+		t.Fail()
+	}
 	res := Result{Name: name, Duration: time.Since(start), Output: t.Output(), Outcome: Passed}
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 )
@@ -43,5 +44,17 @@ func TestRunDrivesRapid(t *testing.T) {
 	})
 	if r.Outcome != Failed || !strings.Contains(r.Output, "failed after") {
 		t.Fatalf("rapid's failure was not caught: %v\n%s", r.Outcome, r.Output)
+	}
+}
+
+func TestRunWithinReportsAHangAsAFailure(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block) // lets the abandoned goroutine end with the test
+	r := RunWithin("hang", func(rapid.TB) { <-block }, 50*time.Millisecond)
+	if r.Outcome != Failed || !strings.Contains(r.Output, "timed out") {
+		t.Fatalf("a property that never returns: outcome %v, output %q; want FAIL, timed out", r.Outcome, r.Output)
+	}
+	if r := RunWithin("quick", func(t rapid.TB) { t.Logf("fine") }, time.Minute); r.Outcome != Passed {
+		t.Fatalf("a property that returns at once: outcome %v, want pass", r.Outcome)
 	}
 }
