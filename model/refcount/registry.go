@@ -111,11 +111,16 @@ type Registry interface {
 
 	// Enter opens a scope.
 	Enter()
-	// Track hands one reference p already holds to the current scope.
+	// Track hands one reference p already holds to the current scope. Null
+	// is a no-op; ErrNoScope when no scope is open, ErrNotRegistered when p
+	// is not registered.
 	Track(p Addr) error
 	// Promote takes p out of the current scope; the enclosing scope tracks it,
-	// or, at the outermost scope, the reference goes back to the caller.
+	// or, at the outermost scope, the reference goes back to the caller. Null
+	// is a no-op; ErrNoScope when no scope is open, ErrNotTracked when the
+	// current scope does not track p.
 	Promote(p Addr) error
-	// Exit closes the current scope, releasing what it still tracks, newest first.
+	// Exit closes the current scope, releasing what it still tracks, newest
+	// first (ErrNoScope when no scope is open).
 	Exit() error
 }
