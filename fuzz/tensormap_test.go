@@ -37,8 +37,9 @@ var tensorMapStorages = []spec.Storage{0x1000, 0x2000, 0x3000, 1, 0}
 
 // decodeTensorMap turns fuzz bytes into a capacity and an op sequence.
 // Tasks are relative: an Insert's task is the last task plus 0..2 (or one
-// below it, out of order); a Retire's is the threshold plus 0..5 (or one
-// below it).
+// below it, out of order), the last task being that of the latest insert
+// with a storage and a valid view; a Retire's is the threshold plus 0..5 (or
+// one below it).
 func decodeTensorMap(data []byte) (int, []spec.Op) {
 	var raw rawTensorMapRun
 	gofuzz.NewFromGoFuzz(data).NilChance(0).NumElements(0, 40).Fuzz(&raw)
@@ -53,7 +54,11 @@ func decodeTensorMap(data []byte) (int, []spec.Op) {
 			if r.Task >= 250 && last > 0 {
 				op.Task = last - 1
 			}
-			last = max(last, op.Task)
+			if op.Storage != 0 && op.View.Validate() == nil {
+				// Only an insert that can succeed moves the last task on,
+				// so that "one below it" stays out of order.
+				last = max(last, op.Task)
+			}
 		case 2:
 			op.Kind = spec.OpLookup
 		case 3:
