@@ -229,7 +229,16 @@ func (c *core) allocLarge(n, size int64, trim func() (int64, error)) (spec.Addr,
 func (c *core) mallocLocked(n, size int64, class int, trim func() (int64, error)) (spec.Addr, error) {
 	b := &block{size: size, class: class}
 	if c.onNew != nil {
-		if err := c.onNew(b); err != nil {
+		err := c.onNew(b)
+		if errors.Is(err, spec.ErrOutOfMemory) {
+			// The pool's own bookkeeping is full (LockFree's slots): a
+			// trim frees entries as it frees device memory, so the
+			// contract's trim and retry applies here too.
+			if released, _ := trim(); released > 0 {
+				err = c.onNew(b)
+			}
+		}
+		if err != nil {
 			return 0, err
 		}
 	}

@@ -1,6 +1,7 @@
 package sizeclass
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -443,9 +444,10 @@ func (l *LockFree) Close() ([]spec.Block, error) {
 // assigned and recycled under core.slow; a recycled slot is safe because the
 // stack heads carry tags.
 type slotTable struct {
-	dir  [slotDirs]atomic.Pointer[[slotChunk]atomic.Pointer[block]]
-	next uint32   // next never-used slot, under slow
-	free []uint32 // recycled slots, under slow
+	dir   [slotDirs]atomic.Pointer[[slotChunk]atomic.Pointer[block]]
+	next  uint32   // next never-used slot, under slow
+	free  []uint32 // recycled slots, under slow
+	limit uint32   // slots that may be used; 0 is all slotChunk*slotDirs (tests set fewer)
 }
 
 const (
@@ -466,7 +468,7 @@ func (t *slotTable) assign(b *block) error {
 		if t.next == 0 {
 			t.next = 1 // slot 0 means "none"
 		}
-		if t.next >= slotChunk*slotDirs {
+		if limit := cmp.Or(t.limit, slotChunk*slotDirs); t.next >= limit {
 			return fmt.Errorf("%w: block table full", spec.ErrOutOfMemory)
 		}
 		i = t.next
