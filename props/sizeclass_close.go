@@ -37,12 +37,7 @@ import (
 func CheckPoolCloseRace(t rapid.TB, factory PoolFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
-		cfg := SmallPoolConfig()
-		dev := spec.NewSimDevice(1 << 40)
-		pool, err := factory(dev, cfg)
-		if err != nil {
-			rt.Fatalf("factory: %v", err)
-		}
+		cfg, dev, pool := newSmallPool(rt, factory)
 		// Warm-up: cache some blocks of every class, more than a per-P
 		// front cache holds (so that some sit deeper, in shared lists or
 		// stacks), and keep some blocks in use.

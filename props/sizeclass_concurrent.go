@@ -202,15 +202,10 @@ func reuseEveryCachedBlock(t *rapid.T, pool spec.Pool, dev *spec.SimDevice, cfg 
 func CheckPoolExclusive(t rapid.TB, factory PoolFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
-		cfg := SmallPoolConfig()
 		goroutines := rapid.IntRange(3, 4).Draw(rt, "goroutines")
 		rounds := rapid.IntRange(20, 100).Draw(rt, "rounds")
 		size := rapid.SampledFrom([]int64{1024, 4096}).Draw(rt, "size")
-		dev := spec.NewSimDevice(1 << 40)
-		pool, err := factory(dev, cfg)
-		if err != nil {
-			rt.Fatalf("factory: %v", err)
-		}
+		_, dev, pool := newSmallPool(rt, factory)
 		var owners sync.Map
 		var mu sync.Mutex
 		var problems []string
@@ -270,13 +265,8 @@ func CheckPoolExclusive(t rapid.TB, factory PoolFactory) {
 func CheckPoolDoubleFreeRace(t rapid.TB, factory PoolFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
-		cfg := SmallPoolConfig()
 		size := rapid.SampledFrom([]int64{1, 1024, 4096, 16385}).Draw(rt, "size")
-		dev := spec.NewSimDevice(1 << 40)
-		pool, err := factory(dev, cfg)
-		if err != nil {
-			rt.Fatalf("factory: %v", err)
-		}
+		_, dev, pool := newSmallPool(rt, factory)
 		for round := range 20 {
 			a, err := pool.Alloc(size)
 			if err != nil {

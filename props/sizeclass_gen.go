@@ -14,6 +14,18 @@ func SmallPoolConfig() spec.Config {
 	return spec.Config{Alignment: 256, Classes: []int64{1024, 4096, 16384}}
 }
 
+// newSmallPool is factory's pool of SmallPoolConfig over a simulated device
+// with room to spare (1 TiB): the concurrent properties never exhaust it.
+func newSmallPool(t *rapid.T, factory PoolFactory) (spec.Config, *spec.SimDevice, spec.Pool) {
+	cfg := SmallPoolConfig()
+	dev := spec.NewSimDevice(1 << 40)
+	pool, err := factory(dev, cfg)
+	if err != nil {
+		t.Fatalf("factory: %v", err)
+	}
+	return cfg, dev, pool
+}
+
 // scEnv is a drawn configuration with a device capacity that makes
 // exhaustion reachable.
 type scEnv struct {

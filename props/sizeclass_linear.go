@@ -78,12 +78,7 @@ func scLinStep(state, input, output any) (bool, any) {
 func CheckPoolLinearizable(t rapid.TB, factory PoolFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
-		cfg := SmallPoolConfig()
-		dev := spec.NewSimDevice(1 << 40)
-		pool, err := factory(dev, cfg)
-		if err != nil {
-			rt.Fatalf("factory: %v", err)
-		}
+		_, dev, pool := newSmallPool(rt, factory)
 		// Warm the cache with a few blocks so Allocs hit and race.
 		init := scLinState{}
 		warm := rapid.IntRange(0, 3).Draw(rt, "warm")
