@@ -17,7 +17,8 @@ import (
 //     Up to 10 holders fit, with fields of at least 6 bits.
 //   - copy on write: cnt holds only the flag cntCOW and the counts are the
 //     immutable state st points to, replaced by CAS. A change allocates the
-//     new state and copies one path of its share tree, O(log n) words for n
+//     new state, which holds up to 32 shares itself (one allocation), and
+//     for more copies one path of its share tree, O(log n) words for n
 //     holders (see shareTree). Bigger buffers start so; a packed buffer
 //     whose field would overflow upgrades, once: it marks cnt upgrading
 //     (which fixes its value), and any goroutine that meets the mark helps

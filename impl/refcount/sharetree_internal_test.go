@@ -6,7 +6,7 @@ import "testing"
 // at sizes on both sides of each level's boundary, and a change leaves the
 // tree it was made from as it was.
 func TestShareTree(t *testing.T) {
-	for _, n := range []int{1, 2, shareFanout, shareFanout + 1, shareFanout * shareFanout, shareFanout*shareFanout + 1, 5000} {
+	for _, n := range []int{1, 2, smallShares, smallShares + 1, shareFanout * shareFanout, shareFanout*shareFanout + 1, 5000} {
 		want := make([]int64, n)
 		for i := range want {
 			want[i] = int64(i%7 + 1)
@@ -26,7 +26,18 @@ func TestShareTree(t *testing.T) {
 			}
 		}
 	}
-	if got := (shareTree{}).get(3); got != 0 {
+	var empty shareTree
+	if got := empty.get(3); got != 0 {
 		t.Fatalf("the empty tree's share 3 = %d", got)
+	}
+	// Past the shares a tree was built with, within its span or beyond, a
+	// read answers 0 (it does not wrap around to share 0).
+	for _, n := range []int{11, smallShares + 1, 300} {
+		tr := newShareTree(n, func(int) int64 { return 1 })
+		for _, i := range []int{n, n + 5, 1 << 12, 1 << 20, -1} {
+			if got := tr.get(i); got != 0 {
+				t.Fatalf("n=%d: share %d past the end = %d, want 0", n, i, got)
+			}
+		}
 	}
 }
