@@ -186,10 +186,15 @@ const tombstoneRoom = 1 << 16
 // make any number of keys agree in any number of low bits, and doubling
 // separates them only once the table reaches a bit in which they differ, with
 // memory unbounded by the live count. So such a table keeps its capacity and
-// Register may probe twice as far in it. Every rebuild for a probe run thus
-// grows the capacity or the limit, until the limit is the capacity and only a
-// full table refuses a claim: repeated rebuilds always make room, and the
-// capacity stays within twice what the keys need.
+// Register may probe twice as far in it. A rebuild of a table less than half
+// used thus grows the capacity or the limit, until the limit is the capacity
+// and only a full table refuses a claim; a table at least half used is sized
+// afresh (its limit too) and has lost its tombstones. Either way a rebuild
+// makes room, and the capacity stays within twice what the keys need. The
+// limit grows on runs of dead keys as well as live ones: churn of ever new
+// addresses that collide in the hash keeps raising it, and each call then
+// probes that far (a cost in time, not memory; telling the two apart needs
+// the longest run of live keys in the rebuilt table, which is not kept).
 func compactedCap(initCap, oldCap, oldLimit, need, used int) (capacity, limit int) {
 	c := max(initCap, 4*(need+1), min(2*used, tombstoneRoom))
 	c = 1 << bits.Len(uint(c-1))
