@@ -16,14 +16,26 @@ import (
 // same lists (their last entry), most recent fit first. One mutex guards everything:
 // streams are driven by few host threads, and the cost that matters is the
 // device round trip this cache saves.
+//
+// A stream has lists of its own only while it holds frees not yet
+// synchronised: a runtime may create and destroy streams all its life, and
+// an entry kept per stream ever seen would grow without bound.
+// The emptied lists are kept for the next stream that frees.
 type Streams struct {
 	mu     sync.Mutex
 	dev    spec.Device
 	cls    classes
 	closed bool
 	blocks map[spec.Addr]*sblock
-	own    map[spec.Stream][][]*sblock // per stream, per class (+ large)
-	ready  [][]*sblock                 // per class (+ large)
+	own    map[spec.Stream]*pending // streams with unsynchronised frees
+	ready  [][]*sblock              // per class (+ large)
+	spare  []*pending               // emptied lists, for reuse
+}
+
+// pending is one stream's blocks freed and not yet synchronised.
+type pending struct {
+	lists [][]*sblock // per class (+ large)
+	n     int         // blocks in lists
 }
 
 type sblock struct {
@@ -44,7 +56,7 @@ func NewStreams(dev spec.Device, cfg spec.Config) (*Streams, error) {
 		return nil, err
 	}
 	return &Streams{dev: dev, cls: cls, blocks: map[spec.Addr]*sblock{},
-		own: map[spec.Stream][][]*sblock{}, ready: make([][]*sblock, len(cls.sizes)+1)}, nil
+		own: map[spec.Stream]*pending{}, ready: make([][]*sblock, len(cls.sizes)+1)}, nil
 }
 
 // Alloc implements spec.StreamAllocator.
@@ -67,15 +79,19 @@ func (a *Streams) Alloc(s spec.Stream, n int64) (spec.Addr, error) {
 	if class < 0 {
 		list = a.cls.large
 	}
-	if b := take(a.ownLists(s), list, size); b != nil {
-		return a.handOut(b, s), nil
+	if p := a.own[s]; p != nil {
+		if b := take(p.lists, list, size); b != nil {
+			a.taken(s, p)
+			return a.handOut(b, s), nil
+		}
 	}
 	if b := take(a.ready, list, size); b != nil {
 		return a.handOut(b, s), nil
 	}
 	if bugs.On(BugStreamEarlyReuse) {
-		for t, lists := range a.own {
-			if b := take(lists, list, size); b != nil && t != s {
+		for t, p := range a.own {
+			if b := take(p.lists, list, size); b != nil && t != s {
+				a.taken(t, p)
 				return a.handOut(b, s), nil
 			}
 		}
@@ -99,13 +115,32 @@ func (a *Streams) handOut(b *sblock, s spec.Stream) spec.Addr {
 	return b.addr
 }
 
-func (a *Streams) ownLists(s spec.Stream) [][]*sblock {
-	l, ok := a.own[s]
-	if !ok {
-		l = make([][]*sblock, len(a.cls.sizes)+1)
-		a.own[s] = l
+// pendingOf is s's pending frees, made (or reused) if it has none.
+func (a *Streams) pendingOf(s spec.Stream) *pending {
+	p := a.own[s]
+	if p == nil {
+		if n := len(a.spare); n > 0 {
+			p, a.spare = a.spare[n-1], a.spare[:n-1]
+		} else {
+			p = &pending{lists: make([][]*sblock, len(a.cls.sizes)+1)}
+		}
+		a.own[s] = p
 	}
-	return l
+	return p
+}
+
+// taken accounts for a block taken from s's pending frees p, and retires
+// p once it is empty.
+func (a *Streams) taken(s spec.Stream, p *pending) {
+	if p.n--; p.n == 0 {
+		a.retire(s, p)
+	}
+}
+
+// retire drops s's emptied lists p from own and keeps them for reuse.
+func (a *Streams) retire(s spec.Stream, p *pending) {
+	delete(a.own, s)
+	a.spare = append(a.spare, p)
 }
 
 // take removes the most recently added block of at least size bytes from
@@ -141,9 +176,10 @@ func (a *Streams) Free(s spec.Stream, p spec.Addr) error {
 		return errDoubleFree(p)
 	}
 	b.inUse, b.stream = false, s
-	lists := a.ownLists(s)
+	own := a.pendingOf(s)
 	i := a.listOf(b)
-	lists[i] = append(lists[i], b)
+	own.lists[i] = append(own.lists[i], b)
+	own.n++
 	return nil
 }
 
@@ -161,15 +197,17 @@ func (a *Streams) Synchronize(s spec.Stream) error {
 	if a.closed {
 		return spec.ErrClosed
 	}
-	lists, ok := a.own[s]
-	if !ok {
+	p := a.own[s]
+	if p == nil {
 		return nil
 	}
-	for i, l := range lists {
+	for i, l := range p.lists {
 		a.ready[i] = append(a.ready[i], l...)
 		clear(l)
-		lists[i] = l[:0]
+		p.lists[i] = l[:0]
 	}
+	p.n = 0
+	a.retire(s, p)
 	return nil
 }
 
@@ -214,8 +252,8 @@ func (a *Streams) Blocks() []spec.StreamBlock {
 func (a *Streams) blocksLocked() []spec.StreamBlock {
 	cached := map[*sblock]int{}
 	pending := map[*sblock]bool{}
-	for _, lists := range a.own {
-		for _, l := range lists {
+	for _, p := range a.own {
+		for _, l := range p.lists {
 			for _, b := range l {
 				cached[b]++
 				pending[b] = true
@@ -254,6 +292,6 @@ func (a *Streams) Close() ([]spec.StreamBlock, error) {
 		}
 	}
 	a.closed = true
-	a.blocks, a.own, a.ready = nil, nil, nil
+	a.blocks, a.own, a.ready, a.spare = nil, nil, nil, nil
 	return leaks, errors.Join(errs...)
 }
