@@ -27,6 +27,15 @@ type rawListOp struct {
 
 var bankAligns = []int64{1, 2, 8, 32, 3}
 
+// decodeDir maps a byte onto a direction: one of the two, or for the top
+// few bytes the byte itself, which is neither and must be refused.
+func decodeDir(b uint8) spec.Direction {
+	if b >= 250 {
+		return spec.Direction(b)
+	}
+	return spec.Direction(b % 2)
+}
+
 func decodeListConfig(r rawListConfig, policy spec.Policy) spec.Config {
 	align := bankAligns[int(r.Align)%len(bankAligns)]
 	size := align * (1 + int64(r.Units%48))
@@ -40,7 +49,7 @@ func decodeListConfig(r rawListConfig, policy spec.Policy) spec.Config {
 // decodeListOp maps r onto an op against the current state of m; snaps are
 // states taken earlier, for Restore.
 func decodeListOp(r rawListOp, cfg spec.Config, m *spec.Model, snaps []spec.State) spec.Op {
-	op := spec.Op{Kind: spec.OpKind(r.Kind % 5), Dir: spec.Direction(r.Dir % 2)}
+	op := spec.Op{Kind: spec.OpKind(r.Kind % 5), Dir: decodeDir(r.Dir)}
 	switch r.Size % 16 {
 	case 15:
 		op.Size = []int64{0, -1, cfg.Size, cfg.Size + 1, math.MaxInt64}[int(r.Size>>4)%5]
@@ -132,7 +141,7 @@ func decodeBanksConfig(r rawListConfig, nbanks, limit uint8) spec.BanksConfig {
 
 func decodeBanksOp(r rawBanksOp, cfg spec.BanksConfig, live []spec.Buffer) spec.BanksOp {
 	n := len(cfg.Offsets)
-	op := spec.BanksOp{Kind: spec.BanksOpKind(r.Kind % 4), Dir: spec.Direction(r.Dir % 2)}
+	op := spec.BanksOp{Kind: spec.BanksOpKind(r.Kind % 4), Dir: decodeDir(r.Dir)}
 	op.PageSize = int64(r.PageSize)%(3*cfg.List.Alignment+1) - int64(r.PageSize>>15) // 0 and -1 now and then
 	op.Size = int64(r.Size)%(4*int64(n)*max(op.PageSize, 1)+1) - int64(r.Size>>15)
 	for _, s := range r.Shards[:min(len(r.Shards), 6)] {

@@ -36,10 +36,11 @@ func refuse(t rapid.TB, c errCase, snap func() any) {
 // list returns its sentinel error and changes nothing: invalid sizes
 // (including one whose alignment overflows), requests that fit nowhere
 // (larger than the range, a limit past the end or too close to 2^64 to be
-// aligned, every place avoided), unaligned or outside addresses, ranges not
-// free, inverted avoided ranges, unknown, interior and repeated frees, and
-// states of another configuration or with invalid layouts. It also checks
-// that invalid configurations are refused with ErrInvalidConfig.
+// aligned, every place avoided), directions that are neither BottomUp nor
+// TopDown, unaligned or outside addresses, ranges not free, inverted avoided
+// ranges, unknown, interior and repeated frees, and states of another
+// configuration or with invalid layouts. It also checks that invalid
+// configurations are refused with ErrInvalidConfig.
 func CheckFreeListErrors(t rapid.TB, factory FreeListFactory) {
 	t.Helper()
 	for _, bad := range []spec.Config{
@@ -49,6 +50,7 @@ func CheckFreeListErrors(t rapid.TB, factory FreeListFactory) {
 		{Offset: 4, Size: 64, Alignment: 8},
 		{Offset: math.MaxUint64 - 63, Size: 128, Alignment: 1},
 		{Size: 64, Alignment: 8, MinAllocation: -1},
+		{Size: 64, Alignment: 8, MinAllocation: math.MaxInt64}, // no request could be aligned
 		{Size: 64, Alignment: 8, Policy: 7},
 	} {
 		if l, err := factory(bad); !errors.Is(err, spec.ErrInvalidConfig) {
@@ -72,6 +74,9 @@ func CheckFreeListErrors(t rapid.TB, factory FreeListFactory) {
 	avoid := func(size int64, rs ...spec.Range) func() error {
 		return func() error { _, err := l.AllocateAvoiding(size, spec.TopDown, rs, 0); return err }
 	}
+	avoidDir := func(dir spec.Direction) func() error {
+		return func() error { _, err := l.AllocateAvoiding(1, dir, nil, 0); return err }
+	}
 	at := func(addr spec.Addr, size int64) func() error { return func() error { return l.AllocateAt(addr, size) } }
 	free := func(addr spec.Addr) func() error { return func() error { return l.Free(addr) } }
 	restore := func(mut func(*spec.State)) func() error {
@@ -89,6 +94,9 @@ func CheckFreeListErrors(t rapid.TB, factory FreeListFactory) {
 		{"Allocate(larger than any free block)", alloc(0x340, spec.TopDown, 0), spec.ErrOutOfMemory},
 		{"Allocate(limit at the end)", alloc(1, spec.BottomUp, 0x1400), spec.ErrOutOfMemory},
 		{"Allocate(limit near 2^64)", alloc(1, spec.TopDown, math.MaxUint64-3), spec.ErrOutOfMemory},
+		{"Allocate(direction 2)", alloc(1, 2, 0), spec.ErrInvalidDirection},
+		{"Allocate(direction 255, size 0)", alloc(0, 255, 0), spec.ErrInvalidDirection},
+		{"AllocateAvoiding(direction 2)", avoidDir(2), spec.ErrInvalidDirection},
 		{"AllocateAt(unaligned)", at(0x1050, 1), spec.ErrInvalidAddress},
 		{"AllocateAt(below the range)", at(0xfe0, 1), spec.ErrInvalidAddress},
 		{"AllocateAt(at the end)", at(0x1400, 1), spec.ErrInvalidAddress},
@@ -131,8 +139,8 @@ func CheckFreeListErrors(t rapid.TB, factory FreeListFactory) {
 }
 
 // CheckBanksErrors is CheckFreeListErrors for banks: invalid configurations,
-// buffer and page sizes, shard lists, unknown buffers, pages outside a
-// buffer, and a buffer that fits nowhere. It also checks the simulator's
+// buffer and page sizes, shard lists, directions, unknown buffers, pages
+// outside a buffer, and a buffer that fits nowhere. It also checks the simulator's
 // bounds.
 func CheckBanksErrors(t rapid.TB, factory BanksFactory) {
 	t.Helper()
@@ -176,6 +184,8 @@ func CheckBanksErrors(t rapid.TB, factory BanksFactory) {
 		{"AllocateSharded(repeated bank)", shard(1, 1), spec.ErrInvalidBank},
 		{"AllocateSharded(bank 3 of 3)", shard(0, 3), spec.ErrInvalidBank},
 		{"AllocateSharded(bank -1)", shard(-1), spec.ErrInvalidBank},
+		{"AllocateBuffer(direction 2)", func() error { _, err := b.AllocateBuffer(0x40, 0x20, 2); return err }, spec.ErrInvalidDirection},
+		{"AllocateSharded(direction 255)", func() error { _, err := b.AllocateSharded(0x40, 0x20, []int{1}, 255); return err }, spec.ErrInvalidDirection},
 		{"FreeBuffer(unknown)", func() error { return b.FreeBuffer(buf + 0x20) }, spec.ErrUnknownAddress},
 		{"PageAddress(unknown buffer)", page(buf+0x20, 0), spec.ErrUnknownAddress},
 		{"PageAddress(page -1)", page(buf, -1), spec.ErrInvalidAddress},

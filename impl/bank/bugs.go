@@ -26,6 +26,7 @@ const (
 	BugUnknownBufferFreeAccepted bugs.ID = "bank/unknown-buffer-free-accepted"
 	BugPageUnchecked             bugs.ID = "bank/page-unchecked"
 	BugAlignByMask               bugs.ID = "bank/align-by-mask"
+	BugDirectionUnchecked        bugs.ID = "bank/direction-unchecked"
 )
 
 func init() {
@@ -71,5 +72,7 @@ func init() {
 			Summary: "page index not checked against the buffer: a page past the end maps into the next buffer"},
 		bugs.Bug{ID: BugAlignByMask, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
 			Summary: "sizes are rounded up with a mask, (n + a - 1) &^ (a - 1), which holds only for power-of-two alignments: with one of 48 a request is served short"},
+		bugs.Bug{ID: BugDirectionUnchecked, Domain: "bank", Impl: list, Killer: "FreeListErrors",
+			Summary: "a direction other than BottomUp and TopDown is served, as top-down by first fit and bottom-up by best fit"},
 	)
 }

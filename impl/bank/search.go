@@ -12,6 +12,9 @@ import (
 
 // Allocate implements spec.FreeList.
 func (f *FreeListOpt) Allocate(size int64, dir spec.Direction, limit spec.Addr) (spec.Addr, error) {
+	if err := f.checkDirection(dir); err != nil {
+		return 0, err
+	}
 	n, err := f.allocSize(size)
 	if err != nil {
 		return 0, err
@@ -41,6 +44,16 @@ func (f *FreeListOpt) Allocate(size int64, dir spec.Direction, limit spec.Addr) 
 	return spec.Addr(a), nil
 }
 
+// checkDirection refuses a direction other than BottomUp and TopDown: the
+// searches below test for one of the two and would take any other value for
+// the other, and not the same one in each.
+func (f *FreeListOpt) checkDirection(dir spec.Direction) error {
+	if bugs.On(BugDirectionUnchecked) {
+		return nil
+	}
+	return spec.CheckDirection(dir)
+}
+
 // lowest is the first aligned address at or above both the limit and the
 // range's start; ok is false when aligning the limit overflows.
 func (f *FreeListOpt) lowest(limit spec.Addr) (uint64, bool) {
@@ -52,6 +65,9 @@ func (f *FreeListOpt) lowest(limit spec.Addr) (uint64, bool) {
 // merged avoided ranges are tried in address order (reversed top-down), each
 // with one first-fit search.
 func (f *FreeListOpt) AllocateAvoiding(size int64, dir spec.Direction, avoid []spec.Range, limit spec.Addr) (spec.Addr, error) {
+	if err := f.checkDirection(dir); err != nil {
+		return 0, err
+	}
 	n, err := f.allocSize(size)
 	if err != nil {
 		return 0, err

@@ -16,6 +16,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: size %d is not a positive multiple of the alignment %d", ErrInvalidConfig, c.Size, c.Alignment)
 	case c.MinAllocation < 0:
 		return fmt.Errorf("%w: minimum allocation %d < 0", ErrInvalidConfig, c.MinAllocation)
+	case !alignable(c.MinAllocation, c.Alignment):
+		// Every request would be refused as ErrInvalidSize, blaming the
+		// request for the configuration.
+		return fmt.Errorf("%w: minimum allocation %d overflows when aligned to %d", ErrInvalidConfig, c.MinAllocation, c.Alignment)
 	case uint64(c.Offset)%uint64(c.Alignment) != 0:
 		return fmt.Errorf("%w: offset %#x is not aligned to %d", ErrInvalidConfig, uint64(c.Offset), c.Alignment)
 	case c.Policy != FirstFit && c.Policy != BestFit:
@@ -46,6 +50,13 @@ func (c Config) AllocSize(size int64) (int64, error) {
 		return 0, fmt.Errorf("%w: %d overflows when aligned to %d", ErrInvalidSize, size, c.Alignment)
 	}
 	return int64(n), nil
+}
+
+// alignable reports whether n ≥ 0 rounded up to a multiple of a ≥ 1 fits
+// an int64.
+func alignable(n, a int64) bool {
+	m, ok := AlignUp(uint64(n), uint64(a))
+	return ok && m <= math.MaxInt64
 }
 
 // Compatible reports whether a state can be restored into a list of this

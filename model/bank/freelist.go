@@ -29,6 +29,16 @@ func (d Direction) String() string {
 	return fmt.Sprintf("Direction(%d)", uint8(d))
 }
 
+// CheckDirection reports ErrInvalidDirection unless d is BottomUp or
+// TopDown. A FreeList checks the direction before anything else; Banks pass
+// it on to their list, so a bad shard list or layout is reported first.
+func CheckDirection(d Direction) error {
+	if d != BottomUp && d != TopDown {
+		return fmt.Errorf("%w: %v", ErrInvalidDirection, d)
+	}
+	return nil
+}
+
 // Policy selects the free block an allocation is carved from.
 type Policy uint8
 
@@ -69,6 +79,8 @@ var (
 	// ErrIncompatibleState: Restore of a state whose configuration differs
 	// from the allocator's, or whose regions are not a valid layout.
 	ErrIncompatibleState = errors.New("bank: incompatible state")
+	// ErrInvalidDirection: a Direction other than BottomUp and TopDown.
+	ErrInvalidDirection = errors.New("bank: invalid direction")
 	// ErrInvalidConfig: a constructor was given a configuration it cannot serve.
 	ErrInvalidConfig = errors.New("bank: invalid configuration")
 	// ErrInvalidBank: a shard list that is empty, repeats a bank, or names a
@@ -83,7 +95,7 @@ type Config struct {
 	Offset        Addr   // first address; a multiple of Alignment
 	Size          int64  // bytes managed; a positive multiple of Alignment
 	Alignment     int64  // every address and block size is a multiple of it; ≥ 1
-	MinAllocation int64  // allocations take at least this many bytes; ≥ 0
+	MinAllocation int64  // allocations take at least this many bytes; ≥ 0, and aligned it fits an int64
 	Policy        Policy // FirstFit (the zero value) or BestFit
 }
 

@@ -28,6 +28,9 @@ func (m *Model) Config() Config { return m.cfg }
 
 // Allocate implements FreeList.
 func (m *Model) Allocate(size int64, dir Direction, limit Addr) (Addr, error) {
+	if err := CheckDirection(dir); err != nil {
+		return 0, err
+	}
 	n, err := m.cfg.AllocSize(size)
 	if err != nil {
 		return 0, err
@@ -44,6 +47,9 @@ func (m *Model) Allocate(size int64, dir Direction, limit Addr) (Addr, error) {
 // the caller asks for a place clear of another allocator's blocks, and the
 // lowest (highest) such place is what BankManager's dependency path picks.
 func (m *Model) AllocateAvoiding(size int64, dir Direction, avoid []Range, limit Addr) (Addr, error) {
+	if err := CheckDirection(dir); err != nil {
+		return 0, err
+	}
 	n, err := m.cfg.AllocSize(size)
 	if err != nil {
 		return 0, err

@@ -109,6 +109,7 @@ var sentinels = []struct {
 	{"ErrInvalidAddress", ErrInvalidAddress},
 	{"ErrUnknownAddress", ErrUnknownAddress},
 	{"ErrIncompatibleState", ErrIncompatibleState},
+	{"ErrInvalidDirection", ErrInvalidDirection},
 	{"ErrInvalidConfig", ErrInvalidConfig},
 	{"ErrInvalidBank", ErrInvalidBank},
 	{"ErrOutOfBounds", ErrOutOfBounds},
