@@ -30,7 +30,10 @@
 // answers TooHard for disjoint pairs, into model and implementation alike, to
 // prove that the implementation counts TooHard as a dependency. A solver must
 // be exact when the views' byte bounds are disjoint (every sound one is):
-// implementations may skip it there.
+// implementations may skip it there, and where the views share their lowest
+// or highest byte (they overlap: every sound solver answers Yes). Neither
+// the model nor an implementation asks it about an empty view, which
+// overlaps nothing whatever a solver would answer.
 //
 // Capacity is counted in live entries. A ring pool of Capacity slots with
 // tasks arriving in order is full exactly when Capacity entries are live: its

@@ -111,9 +111,12 @@ func (m *Model) Retire(t Task) error {
 func (m *Model) Len() int { return len(m.entries) }
 
 // depends reports whether a reader of view in storage depends on entry e:
-// same storage, and the solver does not answer a clean No.
+// same storage, neither view empty, and the solver does not answer a clean
+// No. An empty view overlaps nothing; a conservative solver (TooHard where it
+// cannot prove the bounds disjoint, and an empty view has no bounds) must not
+// turn it into a dependency.
 func (m *Model) depends(e modelEntry, storage Storage, view overlap.View) bool {
-	if e.storage != storage {
+	if e.storage != storage || e.view.Empty() || view.Empty() {
 		return false
 	}
 	v, err := m.solver(e.view, view)

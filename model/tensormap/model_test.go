@@ -196,6 +196,31 @@ func TestTooHardIsDependency(t *testing.T) {
 	}
 }
 
+// TestEmptyViewsNeverReachTheSolver: an empty view overlaps nothing, so no
+// solver, even one that answers TooHard to everything, makes a dependency
+// through one: neither a recorded empty view nor an empty query.
+func TestEmptyViewsNeverReachTheSolver(t *testing.T) {
+	tooHard := func(a, b overlap.View) (overlap.Verdict, error) { return overlap.TooHard, nil }
+	m, err := tensormap.New(tensormap.Config{Capacity: 4, Solver: tooHard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Insert(1, vec(0, 0), 7); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []overlap.View{vec(0, 4), vec(0, 0)} {
+		if task, ok, err := m.Lookup(1, q); ok || err != nil {
+			t.Errorf("Lookup(1, %v) after an empty write = task %d, %v, %v; want none", q, task, ok, err)
+		}
+	}
+	if err := m.Insert(1, vec(0, 4), 8); err != nil {
+		t.Fatal(err)
+	}
+	if task, ok, err := m.Lookup(1, vec(0, 0)); ok || err != nil {
+		t.Errorf("empty Lookup = task %d, %v, %v; want none", task, ok, err)
+	}
+}
+
 // TestBruteForceExactOnDisjointBounds: the contract asks every solver to be
 // exact when the views' byte bounds are disjoint, and implementations skip
 // the solver there; the model's default must not report a dependency on a
