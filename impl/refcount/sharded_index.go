@@ -34,15 +34,20 @@ import (
 // them). A key or record is written only while the slot's state is absent or
 // leaving (below), before the state store that makes it present.
 //
-// A reader loads the state (instant r1) and then the key. If the state it read
-// is absent, the pointer was not present in this slot at r1, whatever key it
-// reads. If it is leaving, the reader asks under the lock. If the state is
-// present, no key was written since the store of that state (a key write needs
-// an absent or leaving state first, which would have been written after that
-// store and before r1, so it would be what r1 read); the key read is the one
-// the state belongs to, and that pointer was registered at r1. A holder's
-// record is read and then the state again; an unchanged state means the record
-// belongs to the same holding.
+// A reader loads the state (instant r1), then the key, then (for a present
+// state) the state again (r2). If the state it read first is absent, the
+// pointer was not present in this slot at r1, whatever key it reads. If it is
+// leaving, the reader asks under the lock. If it is present, the key may
+// still have been written after r1: the slot's pointer leaves, and a new
+// pointer takes its tombstone, before the key load. So the reader loads the
+// state again. Unchanged, no key was written between r1 and r2 (a key write
+// needs an absent or leaving state first, and no two stores write the same
+// value): the key read is the one the state belongs to, and that pointer was
+// registered at r1 (for a holder, the record read in between belongs to the
+// same holding). Changed, the reader answers false: either the state at r1
+// was the pointer's and it left at the change, or it was another pointer's,
+// and the pointer, which was then claiming this tombstone, was not
+// registered at r1. Either way false held at an instant inside the call.
 //
 // Linearizability. A state store is the linearization point of the change it
 // makes (Register, an owned pointer's last Unregister), except for a buffer:
@@ -144,18 +149,24 @@ func (ix *readIndex) lookup(p spec.Addr) (present, sure bool) {
 		case 0:
 			return false, true
 		case uint64(p):
-			switch st & stateTagMask {
-			case stateOwned:
-				return true, true
-			case stateHolder:
-				rec := sl.rec.Load()
-				return sl.state.Load() == st && rec.visible.Load(), true
-			case stateLeaving:
-				return false, false
-			}
-			return false, true
+			return sl.presence(st)
 		}
 		i++
+	}
+	return false, true
+}
+
+// presence is lookup's answer for slot sl, whose key it read as the
+// pointer's after reading its state st.
+func (sl *indexSlot) presence(st uint64) (present, sure bool) {
+	switch st & stateTagMask {
+	case stateOwned:
+		return sl.state.Load() == st, true
+	case stateHolder:
+		rec := sl.rec.Load()
+		return sl.state.Load() == st && rec.visible.Load(), true
+	case stateLeaving:
+		return false, false
 	}
 	return false, true
 }

@@ -41,3 +41,42 @@ func TestShardPadding(t *testing.T) {
 		t.Fatalf("shards %d bytes apart, want at least 128", d)
 	}
 }
+
+// TestLookupRechecksAnOwnedState replays, step by step, a lock-free
+// IsRegistered(p) that loads a slot's state while the slot belongs to q and
+// its key after q has left and Register(p), which hashes to the same slot,
+// has written p into q's tombstone but not yet p's state. The first lookup
+// must not take q's state for p's: a second lookup that starts after it and
+// finishes before p's state store answers false, and with no Unregister(p)
+// between them the first cannot have answered true.
+func TestLookupRechecksAnOwnedState(t *testing.T) {
+	q := unmix(0xaaaa_0011_0000_0000) // same shard, same first slot
+	p := unmix(0x5555_0011_0000_0000)
+	s := NewShardedN(nil, 1)
+	if err := s.Register(q, 16, spec.ScalarNew); err != nil {
+		t.Fatal(err)
+	}
+	sh := s.shardFor(p)
+	ix := sh.index.Load()
+	sl := &ix.slots[slotHash(p)&ix.mask]
+	if sl.key.Load() != uint64(q) {
+		t.Fatal("setup: q is not in p's first slot")
+	}
+	st := sl.state.Load() // the first lookup's first load: q's owned state
+	if err := s.Unregister(q); err != nil {
+		t.Fatal(err)
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.claim(p) != sl { // Register(p), up to its key store
+		t.Fatal("setup: p did not take q's tombstone")
+	}
+	if sl.key.Load() != uint64(p) {
+		t.Fatal("setup: the key is not p's")
+	}
+	first, _ := sl.presence(st) // the first lookup goes on from its first load
+	second, _ := ix.lookup(p)
+	if first || second {
+		t.Errorf("IsRegistered(p) before p's state is stored: %v, then %v; want false, false", first, second)
+	}
+}
