@@ -91,6 +91,37 @@ func TestCollidingKeysDoNotInflateTheTable(t *testing.T) {
 	}
 }
 
+// TestChurnOfCollidingKeysKeepsProbesShort: addresses that collide in the
+// hash, each registered once and released, leave a run of dead keys that
+// every Register probes. A rebuild drops them; it must not also raise the
+// probe limit (nor grow the table) as if live keys had filled the run, or
+// churn raises the limit towards the capacity and every claim probes that
+// far.
+func TestChurnOfCollidingKeysKeepsProbesShort(t *testing.T) {
+	lf := NewLockFreeN(nil, 8)
+	keep := unmix(0xbeef) // one live key in the same run throughout
+	if err := lf.Register(keep, 16, spec.ScalarNew); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20000 {
+		p := unmix(uint64(i+1)<<20 | 0xbeef)
+		if err := lf.Register(p, 16, spec.ScalarNew); err != nil {
+			t.Fatal(err)
+		}
+		if err := lf.Unregister(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb := lf.tab.Load()
+	if c, limit := len(tb.slots), tb.limit; c > 1024 || limit > probeLimit(c) {
+		t.Errorf("after 20000 colliding keys churned past one live key: %d slots, probe limit %d; want at most 1024 slots and the default limit %d",
+			c, limit, probeLimit(c))
+	}
+	if !lf.IsRegistered(keep) || lf.Refs(keep) != 1 {
+		t.Errorf("the live key: registered %v, refs %d", lf.IsRegistered(keep), lf.Refs(keep))
+	}
+}
+
 // An initial capacity beyond what memory can hold is clamped, not allocated.
 func TestInitialCapacityIsClamped(t *testing.T) {
 	// The clamped table is 512 MiB that nothing touches, so the pages stay

