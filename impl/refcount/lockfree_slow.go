@@ -182,7 +182,8 @@ func (lf *LockFree) compacted(t *table, ft frozenTable, pending int) *table {
 // comes only after that many more keys have joined it. (Raising the limit on
 // every rebuild for a long run, as compactedCap does, let churn of dead
 // colliding keys raise it to the capacity, and every claim then probed that
-// far: 50 µs an operation after 200,000 such keys, against under 1 µs now.)
+// far: over 50 µs an operation after 200,000 such keys, against under 1 µs
+// now.)
 func singleKeyLimit(capacity, run int) int {
 	return max(probeLimit(capacity), min(capacity, 2*run+1))
 }

@@ -4,6 +4,8 @@ import "sync"
 
 // Locked is the model behind one mutex: safe for concurrent use and trivially
 // linearizable. It is the baseline of the concurrent properties and benchmarks.
+// Its Freer runs with the mutex held, so a Freer must not call back into it
+// (the implementations in impl/refcount call theirs outside their locks).
 type Locked struct {
 	mu sync.Mutex
 	m  *Model

@@ -53,6 +53,9 @@ var (
 // exactly once per registration, with the real pointer, its size and kind,
 // before the Unregister (or Exit, or Close) that dropped the last reference
 // returns. It may be called from any goroutine that drops a last reference.
+// A free decided by an Unregister or Exit that races Close belongs to that
+// call, not to Close: it may run after Close has returned (Close does not
+// report or free that registration again).
 // New, NewLocked and the constructors in impl/refcount take a nil Freer to
 // mean that memory is never released, only forgotten.
 type Freer interface {
