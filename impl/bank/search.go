@@ -12,8 +12,8 @@ import (
 
 // Allocate implements spec.FreeList.
 func (f *FreeListOpt) Allocate(size int64, dir spec.Direction, limit spec.Addr) (spec.Addr, error) {
-	if err := f.checkDirection(dir); err != nil {
-		return 0, err
+	if !knownDirection(dir) {
+		return 0, spec.CheckDirection(dir)
 	}
 	n, err := f.allocSize(size)
 	if err != nil {
@@ -44,14 +44,12 @@ func (f *FreeListOpt) Allocate(size int64, dir spec.Direction, limit spec.Addr) 
 	return spec.Addr(a), nil
 }
 
-// checkDirection refuses a direction other than BottomUp and TopDown: the
-// searches below test for one of the two and would take any other value for
-// the other, and not the same one in each.
-func (f *FreeListOpt) checkDirection(dir spec.Direction) error {
-	if bugs.On(BugDirectionUnchecked) {
-		return nil
-	}
-	return spec.CheckDirection(dir)
+// knownDirection reports whether dir is BottomUp or TopDown: the searches
+// below test for one of the two and would take any other value for the
+// other, and not the same one in each. (The call that refuses one, with
+// spec.CheckDirection's error, stays out of the fast path.)
+func knownDirection(dir spec.Direction) bool {
+	return dir == spec.BottomUp || dir == spec.TopDown || bugs.On(BugDirectionUnchecked)
 }
 
 // lowest is the first aligned address at or above both the limit and the
@@ -65,8 +63,8 @@ func (f *FreeListOpt) lowest(limit spec.Addr) (uint64, bool) {
 // merged avoided ranges are tried in address order (reversed top-down), each
 // with one first-fit search.
 func (f *FreeListOpt) AllocateAvoiding(size int64, dir spec.Direction, avoid []spec.Range, limit spec.Addr) (spec.Addr, error) {
-	if err := f.checkDirection(dir); err != nil {
-		return 0, err
+	if !knownDirection(dir) {
+		return 0, spec.CheckDirection(dir)
 	}
 	n, err := f.allocSize(size)
 	if err != nil {

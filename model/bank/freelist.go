@@ -33,11 +33,13 @@ func (d Direction) String() string {
 // TopDown. A FreeList checks the direction before anything else; Banks pass
 // it on to their list, so a bad shard list or layout is reported first.
 func CheckDirection(d Direction) error {
-	if d != BottomUp && d != TopDown {
-		return fmt.Errorf("%w: %v", ErrInvalidDirection, d)
+	if d == BottomUp || d == TopDown {
+		return nil
 	}
-	return nil
+	return invalidDirection(d) // apart, so that the check inlines
 }
+
+func invalidDirection(d Direction) error { return fmt.Errorf("%w: %v", ErrInvalidDirection, d) }
 
 // Policy selects the free block an allocation is carved from.
 type Policy uint8
