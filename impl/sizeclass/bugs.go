@@ -28,6 +28,7 @@ const (
 	BugDeferredNoDrain    bugs.ID = "sizeclass/deferred-owner-no-drain"
 	BugCloseUnclaimed     bugs.ID = "sizeclass/close-unclaimed"
 	BugPopByStore         bugs.ID = "sizeclass/pop-by-store"
+	BugTrimFrozenFirst    bugs.ID = "sizeclass/trim-frozen-first"
 )
 
 func init() {
@@ -68,6 +69,8 @@ func init() {
 			Summary: "Close lists the blocks and returns them to the device without claiming them, and the calls that take the slow-path lock check closed only before it: a racing Alloc claims a block the device got back, a Close or Trim queued on the lock frees every block again; the seam yields between the list and the frees"},
 		bugs.Bug{ID: BugPopByStore, Domain: "sizeclass", Impl: "LockFree", Killer: "CloseRace",
 			Summary: "a block popped off a stack is marked in use with a store, as if the pop made it the popper's alone; a Close between the pop and the store has released it, and the Alloc hands out memory the device got back; the seam yields before the store"},
+		bugs.Bug{ID: BugTrimFrozenFirst, Domain: "sizeclass", Impl: "Sharded", Killer: "PinnedTrimRace",
+			Summary: "Trim reads a free block's frozen flag before claiming it for release: an Alloc in pin mode that claims and freezes it, and its Free, fit in between, and Trim returns a frozen block to the device; the seam yields between the read and the claim"},
 	)
 }
 

@@ -267,11 +267,41 @@ func (c *core) mallocLocked(n, size int64, class int, trim func() (int64, error)
 	return c.freeze(b), nil
 }
 
+// claimRelease claims b, free in the state free (0, or LockFree's
+// usePrivate), for Trim to release, unless it is frozen. Class blocks are
+// claimed and freed without the lock Trim holds, so the claim comes first
+// and the flag is read after it: an Alloc in pin mode freezes the block it
+// holds before the Free that makes it free again, so a claim that finds it
+// free sees every such freeze. Read first, the flag could be stale: such an
+// Alloc and its Free could fit between the read and the claim, and Trim
+// would return a frozen block to the device. A frozen block claimed is put
+// back as it was (a concurrent claim that failed meanwhile dropped its
+// cache entry, which is only a hint: the steals find the block again).
+func claimRelease(b *block, free int64) bool {
+	if bugs.On(BugTrimFrozenFirst) {
+		if b.frozen.Load() {
+			return false
+		}
+		for range 4 { // room for an Alloc and a Free of b
+			yield()
+		}
+		return b.use.CompareAndSwap(free, useReleased)
+	}
+	if !b.use.CompareAndSwap(free, useReleased) {
+		return false
+	}
+	if b.frozen.Load() {
+		b.use.Store(free)
+		return false
+	}
+	return true
+}
+
 // trimLarge releases the free, non-frozen large blocks. Called with slow held.
 func (c *core) trimLarge(release func(*block)) {
 	kept := c.large[:0]
 	for _, b := range c.large {
-		if !b.frozen.Load() && b.use.CompareAndSwap(0, useReleased) {
+		if claimRelease(b, 0) {
 			release(b)
 		} else {
 			kept = append(kept, b)

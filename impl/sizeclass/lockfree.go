@@ -14,7 +14,9 @@ import (
 // class, whose heads pack a 32-bit slot index with a 32-bit tag that every
 // successful push and pop increments, so a head that was popped and pushed
 // back between a reader's load and its compare-and-swap no longer compares
-// equal (no ABA). Blocks name each other by slot index, not by pointer, so
+// equal (no ABA, unless a multiple of 2^32 pushes and pops of that one stack
+// fall between the two and the tag wraps round: a pop descheduled for that
+// long). Blocks name each other by slot index, not by pointer, so
 // the head fits one word. In-use tracking is a per-block word changed by
 // compare-and-swap, so a double free is detected even when two frees race.
 //
@@ -44,7 +46,10 @@ import (
 // sequence (at most privateSlots compare-and-swaps, each failing only if
 // another thread claimed that block), a stack operation retries only when
 // another thread's push or pop on the same stack succeeded, and the block
-// table is read without locks or retries. Pinning makes no other caller
+// table is read without locks or retries. Trim is the exception: it takes
+// every block off the stacks while it runs, and puts the frozen ones back,
+// so an Alloc meanwhile may find the stacks empty, take the slow path and
+// wait for the Trim to finish. Pinning makes no other caller
 // wait (it only defers preemption, and a stop-the-world, for those
 // instructions). Everything that calls the device — a class miss, every
 // large request, Trim, Close — takes one mutex and is blocking. Stats and
@@ -377,7 +382,7 @@ func (l *LockFree) trimLocked() (int64, error) {
 	// the slots keep stale pointers, which their owners drop.
 	var private []*block
 	l.table.all(func(b *block) {
-		if !b.frozen.Load() && b.use.CompareAndSwap(usePrivate, useReleased) {
+		if claimRelease(b, usePrivate) {
 			private = append(private, b)
 		}
 	})

@@ -422,7 +422,7 @@ func (s *Sharded) trimLocked() (int64, error) {
 	release, result := s.releaser(false)
 	var drop []*block
 	s.table.all(func(b *block) {
-		if b.class >= 0 && !b.frozen.Load() && b.use.CompareAndSwap(0, useReleased) {
+		if b.class >= 0 && claimRelease(b, 0) {
 			drop = append(drop, b)
 		}
 	})

@@ -57,6 +57,8 @@ func init() {
 				Run: func(t rapid.TB) { props.CheckPoolLinearizable(t, p.par) }},
 			Suite{Domain: "sizeclass", Property: "CloseRace", Impl: p.name,
 				Run: func(t rapid.TB) { props.CheckPoolCloseRace(t, p.par) }},
+			Suite{Domain: "sizeclass", Property: "PinnedTrimRace", Impl: p.name,
+				Run: func(t rapid.TB) { props.CheckPoolPinnedTrimRace(t, p.par) }},
 		)
 	}
 	deferred := []struct {
