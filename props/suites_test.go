@@ -1,14 +1,27 @@
 package props_test
 
 import (
+	"os"
 	"testing"
 
+	"github.com/memverify/memverify/internal/bugs"
 	"github.com/memverify/memverify/internal/catalog"
 )
 
 // TestSuites runs every property suite against every implementation, as
-// TestSuites/<domain>/<property>/impl=<name>.
+// TestSuites/<domain>/<property>/impl=<name>. Under MEMVERIFY_BUG (the
+// repro of a seeded bug) it first checks the bug is one: a misspelt id, or a
+// build without -tags mutants, activates nothing, and every suite would pass
+// as if the bug had survived.
 func TestSuites(t *testing.T) {
+	if id := os.Getenv("MEMVERIFY_BUG"); id != "" {
+		if !bugs.Enabled {
+			t.Fatalf("MEMVERIFY_BUG=%s, but this build has no seeded bugs: add -tags mutants", id)
+		}
+		if _, ok := bugs.Lookup(bugs.ID(id)); !ok {
+			t.Fatalf("MEMVERIFY_BUG=%s is not a seeded bug (go run ./cmd/verify list shows them)", id)
+		}
+	}
 	suites := catalog.All() // sorted by domain, property, impl: groups are contiguous
 	if len(suites) == 0 {
 		t.Fatal("no suites are registered in internal/catalog")

@@ -41,9 +41,15 @@ func checkFlags(cmd string) error {
 		return nil
 	}
 	var err error
+	reading := cmd == "bench" && flagSet("file")
 	flag.Visit(func(f *flag.Flag) {
 		switch {
-		case err != nil || applies(cmd, f.Name):
+		case err != nil:
+		case reading && (f.Name == "bench" || f.Name == "count" || f.Name == "benchtime"):
+			// Saved results are judged whole: these would look as if
+			// they selected or resampled them.
+			err = fmt.Errorf("-%s does not apply to bench -file, which judges the saved results as they are", f.Name)
+		case applies(cmd, f.Name):
 		case cmd == "mutants" && f.Name == "rapid.seed":
 			err = fmt.Errorf("-rapid.seed does not apply to mutants: each bug runs under the seeds of -seeds")
 		default:
@@ -72,11 +78,20 @@ func flagList(cmd string) string {
 	return strings.Join(names, " ") + rapid
 }
 
-// checkBudget refuses a rapid budget below one check: with 0 every suite
-// passes having checked nothing, and every seeded bug survives; with a
-// negative budget every suite fails, with a repro that passes. fromFlag says
-// whether the user set -rapid.checks (else the budget is RAPID_CHECKS).
+// checkBudget refuses a rapid budget below one check, or below one step of
+// a state machine: with 0 checks every suite passes having checked nothing,
+// and with 0 steps every state-machine suite does (no action is drawn); every
+// seeded bug they should kill survives. With a negative budget every suite
+// fails, with a repro that passes. fromFlag says whether the user set
+// -rapid.checks (else the budget is RAPID_CHECKS); the steps come from
+// -rapid.steps or RAPID_STEPS alike.
 func checkBudget(fromFlag bool) error {
+	if n := flagInt("rapid.steps"); n < 1 {
+		if flagSet("rapid.steps") {
+			return fmt.Errorf("-rapid.steps=%d: want at least 1 step", n)
+		}
+		return fmt.Errorf("RAPID_STEPS=%s in the environment: want at least 1 step", os.Getenv("RAPID_STEPS"))
+	}
 	n := flagInt("rapid.checks")
 	switch {
 	case n >= 1:
