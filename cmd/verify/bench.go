@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ type benchOptions struct {
 	count     int
 	benchtime string
 	file      string
-	gate      bool // exit 1 when a measured goal is not met
+	gate      bool // exit 1 unless every goal is measured in full and met
 }
 
 // runBench runs the benchmarks in bench/ in interleaved rounds (benchRounds)
@@ -74,7 +75,12 @@ func runBench(o options, bo benchOptions) int {
 	if len(runs) > 1 {
 		what = fmt.Sprintf("the %d runs pooled", len(runs))
 	}
-	fmt.Printf("\nGoals (%d of %d measured goals missed in %s):\n\n%s", goals.Missed(verdicts), measured(verdicts), what, goals.Format(verdicts))
+	unmeasured := goals.Unmeasured(verdicts)
+	incomplete := ""
+	if len(unmeasured) > 0 {
+		incomplete = fmt.Sprintf("; %d of %d goals not measured in full", len(unmeasured), len(verdicts))
+	}
+	fmt.Printf("\nGoals (%d of %d measured goals missed in %s%s):\n\n%s", goals.Missed(verdicts), measured(verdicts), what, incomplete, goals.Format(verdicts))
 	rep := newReport()
 	rep.Bench, rep.Goals = rows, verdicts
 	if len(runs) > 1 {
@@ -84,11 +90,26 @@ func runBench(o options, bo benchOptions) int {
 	if !rep.save(o.out) {
 		code = 1
 	}
-	if bo.gate && goals.Missed(verdicts) > 0 {
-		fmt.Fprintf(os.Stderr, "verify bench: %d goals not met (-gate)\n", goals.Missed(verdicts))
+	if bo.gate && !gatePasses(verdicts, os.Stderr) {
 		code = 1
 	}
 	return code
+}
+
+// gatePasses reports whether every goal was measured in full and met, and
+// names on w each goal that was not. A goal the run did not measure, or
+// measured in part, fails the gate as a missed one does: a gate that passes
+// when a benchmark was renamed, or when -bench selected too little, would
+// guard nothing while reading as green.
+func gatePasses(vs []goals.Verdict, w io.Writer) bool {
+	missed, unmeasured := goals.Missed(vs), goals.Unmeasured(vs)
+	if missed > 0 {
+		fmt.Fprintf(w, "verify bench: %d goals not met (-gate)\n", missed)
+	}
+	for _, v := range unmeasured {
+		fmt.Fprintf(w, "verify bench: -gate: %s: %q %s: %s\n", v.Domain, v.Goal, v.Status, strings.Join(v.Missing, "; "))
+	}
+	return missed == 0 && len(unmeasured) == 0
 }
 
 // saveSamples keeps a run's samples as bench.txt under dir, for benchstat.
@@ -138,9 +159,13 @@ type benchRun struct {
 }
 
 // readRuns reads the files of a comma-separated list, each entry a path or
-// a glob, in order.
+// a glob, in order. A file named twice (a repeated entry, overlapping globs,
+// ./a.txt and a.txt) is read once: read again, its samples would count
+// twice in the pooled medians and narrow their intervals with no new
+// measurement.
 func readRuns(list string) ([]benchRun, error) {
 	var runs []benchRun
+	seen := map[string]bool{}
 	for _, pat := range strings.Split(list, ",") {
 		paths, err := filepath.Glob(pat)
 		if err != nil {
@@ -150,6 +175,14 @@ func readRuns(list string) ([]benchRun, error) {
 			return nil, fmt.Errorf("%s: no such file", pat)
 		}
 		for _, p := range paths {
+			abs, err := filepath.Abs(p) // cleaned
+			if err != nil {
+				return nil, err
+			}
+			if seen[abs] {
+				continue
+			}
+			seen[abs] = true
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return nil, err

@@ -108,7 +108,7 @@ func defineFlags(o *options, bo *benchOptions) {
 	flag.IntVar(&bo.count, "count", 10, "bench: samples of each benchmark, taken in as many interleaved rounds")
 	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
 	flag.StringVar(&bo.file, "file", "", "bench: read results from these files (comma-separated paths or globs) instead of running")
-	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 when a measured performance goal is not met")
+	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 unless every performance goal is measured in full and met (a goal not measured, or partly measured, fails)")
 	flag.StringVar(&o.domain, "domain", "", "only these domains (comma-separated)")
 	flag.StringVar(&o.property, "property", "", "only these properties (comma-separated); of the seeded bugs, those they are expected to kill")
 	flag.StringVar(&o.impl, "impl", "", "only these implementations (comma-separated)")

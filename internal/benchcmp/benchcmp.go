@@ -3,7 +3,8 @@
 //
 // Benchmarks in bench/ name each implementation in a sub-benchmark key,
 // `BenchmarkX/case/impl=Name`. This package groups results by everything but
-// that key, summarises each implementation's sample with benchstat's
+// that key (runs at different GOMAXPROCS, the name's -N suffix, stay apart),
+// summarises each implementation's sample with benchstat's
 // statistics (golang.org/x/perf/benchmath: the median with a distribution-free
 // confidence interval), and gives each implementation's ratio to a reference
 // implementation of the same group with the Mann-Whitney U test of whether the
@@ -15,22 +16,35 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchunit"
 )
 
 // Row is one implementation in one benchmark group, for one unit.
 type Row struct {
-	Group  string  `json:"group"` // benchmark name without the impl key and GOMAXPROCS suffix
+	Group string `json:"group"` // benchmark name without the impl key and GOMAXPROCS suffix
+	// Procs is the GOMAXPROCS the benchmark ran at (its name's -N suffix),
+	// 0 when the name has none. Rows of one group at different GOMAXPROCS
+	// are kept apart: `go test -cpu 1,2,4` measures how an implementation
+	// scales, and pooling its samples would give a median of no setting
+	// and a ratio between implementations measured at different ones.
+	Procs  int     `json:"procs,omitempty"`
 	Impl   string  `json:"impl"`
 	Unit   string  `json:"unit"` // "sec/op", "B/op", "allocs/op", or a custom metric
 	N      int     `json:"n"`
 	Median float64 `json:"median"`
 	Lo     float64 `json:"lo"` // 95% confidence interval of the median
 	Hi     float64 `json:"hi"`
+	// Max is the largest sample. A count such as allocs/op is exact: one
+	// sample that allocates shows an allocating path that a median of
+	// zeros would hide.
+	Max float64 `json:"max"`
 	// Unbounded is set when the samples are too few to bound the median at
 	// 95% (benchmath needs six); Lo and Hi are then 0, not ±Inf, which JSON
 	// cannot carry.
@@ -52,7 +66,11 @@ type Row struct {
 // (NaN, ±Inf) is an error: benchmath's statistics are undefined on it (its
 // Mann-Whitney test does not end on a NaN) and JSON cannot carry it.
 func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
-	type key struct{ group, impl, unit string }
+	type key struct {
+		group      string
+		procs      int
+		impl, unit string
+	}
 	samples := map[key][]float64{}
 	br := benchfmt.NewReader(r, name)
 	for br.Scan() {
@@ -60,7 +78,7 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 		if !ok {
 			continue // a syntax error line or unit metadata: skip
 		}
-		group, impl := splitName(res.Name.String())
+		group, impl, procs := splitName(res.Name.String())
 		for _, v := range res.Values {
 			if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
 				val, unit := v.Value, v.Unit
@@ -70,8 +88,18 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 				file, line := res.Pos()
 				return nil, fmt.Errorf("%s:%d: %s: %v %s is not a finite number", file, line, res.Name, val, unit)
 			}
-			k := key{group, impl, v.Unit}
-			samples[k] = append(samples[k], v.Value)
+			val, unit := v.Value, v.Unit
+			if v.OrigUnit == "" {
+				// benchfmt leaves a value in its unit as written when
+				// tidying does not change it, which a zero never does: 0
+				// ns/op would stay in ns/op, a row of its own, apart from
+				// its benchmark's other samples in sec/op. Tidy the unit
+				// whatever the value.
+				f, u := benchunit.Tidy(1, unit)
+				val, unit = val*f, u
+			}
+			k := key{group, procs, impl, unit}
+			samples[k] = append(samples[k], val)
 		}
 	}
 	if err := br.Err(); err != nil {
@@ -83,7 +111,7 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 		s := benchmath.NewSample(vs, &benchmath.DefaultThresholds)
 		sums[k] = s
 		sum := benchmath.AssumeNothing.Summary(s, 0.95)
-		row := Row{Group: k.group, Impl: k.impl, Unit: k.unit, N: len(vs), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi}
+		row := Row{Group: k.group, Procs: k.procs, Impl: k.impl, Unit: k.unit, N: len(vs), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Max: slices.Max(vs)}
 		if math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0) {
 			row.Lo, row.Hi, row.Unbounded = 0, 0, true
 		}
@@ -91,7 +119,7 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 	}
 	for i := range rows {
 		r := &rows[i]
-		ref, ok := sums[key{r.Group, refImpl, r.Unit}]
+		ref, ok := sums[key{r.Group, r.Procs, refImpl, r.Unit}]
 		if !ok || r.Impl == refImpl {
 			continue
 		}
@@ -100,12 +128,15 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 		if r.Median != 0 {
 			r.Speedup = refMed / r.Median
 		}
-		r.P = benchmath.AssumeNothing.Compare(ref, sums[key{r.Group, r.Impl, r.Unit}]).P
+		r.P = benchmath.AssumeNothing.Compare(ref, sums[key{r.Group, r.Procs, r.Impl, r.Unit}]).P
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.Group != b.Group {
 			return a.Group < b.Group
+		}
+		if a.Procs != b.Procs {
+			return a.Procs < b.Procs
 		}
 		if a.Unit != b.Unit {
 			return a.Unit > b.Unit // sec/op first
@@ -115,12 +146,15 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 	return rows, nil
 }
 
-// splitName separates the impl=Name key from a benchmark name and drops the
-// Benchmark prefix and the -GOMAXPROCS suffix.
-func splitName(full string) (group, impl string) {
+// splitName separates the impl=Name key and the -GOMAXPROCS suffix from a
+// benchmark name and drops the Benchmark prefix. procs is 0 when the name
+// has no suffix (go test omits it at GOMAXPROCS=1).
+func splitName(full string) (group, impl string, procs int) {
 	full = strings.TrimPrefix(full, "Benchmark")
 	if i := strings.LastIndexByte(full, '-'); i > 0 && isDigits(full[i+1:]) {
-		full = full[:i]
+		if n, err := strconv.Atoi(full[i+1:]); err == nil {
+			full, procs = full[:i], n
+		}
 	}
 	var parts []string
 	for _, p := range strings.Split(full, "/") {
@@ -130,7 +164,28 @@ func splitName(full string) (group, impl string) {
 		}
 		parts = append(parts, p)
 	}
-	return strings.Join(parts, "/"), impl
+	return strings.Join(parts, "/"), impl, procs
+}
+
+// MixedProcs reports whether rows hold benchmarks run at more than one
+// GOMAXPROCS, when names must show it to tell their rows apart.
+func MixedProcs(rows []Row) bool {
+	for _, r := range rows {
+		if r.Procs != rows[0].Procs {
+			return true
+		}
+	}
+	return false
+}
+
+// Label is a group's name as the tables show it: with its -GOMAXPROCS
+// suffix when mixed (a run at several), as go test names it, and without it
+// otherwise, where every row would repeat the same suffix.
+func Label(group string, procs int, mixed bool) string {
+	if !mixed || procs == 0 {
+		return group
+	}
+	return group + "-" + strconv.Itoa(procs)
 }
 
 func isDigits(s string) bool {
@@ -152,10 +207,15 @@ func isDigits(s string) bool {
 func Format(rows []Row) string {
 	var b strings.Builder
 	b.WriteString("| benchmark | impl | time/op (median, 95% CI) | vs ref | p | B/op | allocs/op |\n|---|---|---:|---:|---:|---:|---:|\n")
-	type key struct{ group, impl string }
+	type key struct {
+		group string
+		procs int
+		impl  string
+	}
+	mixed := MixedProcs(rows)
 	extra := map[key]map[string]float64{}
 	for _, r := range rows {
-		k := key{r.Group, r.Impl}
+		k := key{r.Group, r.Procs, r.Impl}
 		if extra[k] == nil {
 			extra[k] = map[string]float64{}
 		}
@@ -171,11 +231,11 @@ func Format(rows []Row) string {
 			p = fmt.Sprintf("%.3f", r.P)
 		}
 		ci := interval(r, Duration)
-		e := extra[key{r.Group, r.Impl}]
-		fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s | %s | %s |\n", r.Group, r.Impl,
+		e := extra[key{r.Group, r.Procs, r.Impl}]
+		fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s | %s | %s |\n", Label(r.Group, r.Procs, mixed), r.Impl,
 			Duration(r.Median), ci, vs, p, unitCell(e, "B/op"), unitCell(e, "allocs/op"))
 	}
-	b.WriteString(formatMetrics(rows))
+	b.WriteString(formatMetrics(rows, mixed))
 	return b.String()
 }
 
@@ -192,7 +252,7 @@ func unitCell(units map[string]float64, unit string) string {
 // formatMetrics renders the metrics benchmarks report of their own
 // (b.ReportMetric: units other than time, B/op and allocs/op) as a second
 // table, empty when there are none.
-func formatMetrics(rows []Row) string {
+func formatMetrics(rows []Row, mixed bool) string {
 	var b strings.Builder
 	for _, r := range rows {
 		switch r.Unit {
@@ -206,7 +266,7 @@ func formatMetrics(rows []Row) string {
 		if strings.HasPrefix(r.Unit, "sec/") {
 			show = Duration
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s %s |\n", r.Group, r.Impl, r.Unit, show(r.Median), interval(r, show))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s %s |\n", Label(r.Group, r.Procs, mixed), r.Impl, r.Unit, show(r.Median), interval(r, show))
 	}
 	return b.String()
 }

@@ -55,15 +55,20 @@ func TestParseGroupsByImplAndComparesToTheReference(t *testing.T) {
 }
 
 func TestSplitName(t *testing.T) {
-	for in, want := range map[string][2]string{
-		"BenchmarkRegister/seq/impl=Sharded-2": {"Register/seq", "Sharded"},
-		"BenchmarkOverlap/impl=Exact/rank=3":   {"Overlap/rank=3", "Exact"},
-		"BenchmarkPlain":                       {"Plain", ""},
-		"BenchmarkTrace/n=1000-16":             {"Trace/n=1000", ""},
+	type split struct {
+		group, impl string
+		procs       int
+	}
+	for in, want := range map[string]split{
+		"BenchmarkRegister/seq/impl=Sharded-2": {"Register/seq", "Sharded", 2},
+		"BenchmarkOverlap/impl=Exact/rank=3":   {"Overlap/rank=3", "Exact", 0},
+		"BenchmarkPlain":                       {"Plain", "", 0},
+		"BenchmarkTrace/n=1000-16":             {"Trace/n=1000", "", 16},
 	} {
-		g, i := splitName(in)
-		if g != want[0] || i != want[1] {
-			t.Errorf("splitName(%q) = %q, %q; want %q, %q", in, g, i, want[0], want[1])
+		var got split
+		got.group, got.impl, got.procs = splitName(in)
+		if got != want {
+			t.Errorf("splitName(%q) = %+v; want %+v", in, got, want)
 		}
 	}
 }
@@ -156,5 +161,78 @@ func TestFormatDashesUnmeasuredUnits(t *testing.T) {
 	}
 	if table := Format(parseSample(t)); !strings.Contains(table, "| 0 | 0 |") {
 		t.Errorf("measured zeros are not shown as 0:\n%s", table)
+	}
+}
+
+// TestGOMAXPROCSAreKeptApart: `go test -cpu 2,4` measures each
+// implementation at two settings. Each is a row of its own, compared with
+// the reference at the same setting, and the table names them as go test
+// does; pooled, the model's median would be of no setting at all.
+func TestGOMAXPROCSAreKeptApart(t *testing.T) {
+	var lines string
+	for range 3 {
+		lines += "BenchmarkPair/impl=Model-2 1000000 100 ns/op\nBenchmarkPair/impl=Model-4 1000000 50 ns/op\n" +
+			"BenchmarkPair/impl=Fast-2 1000000 25 ns/op\nBenchmarkPair/impl=Fast-4 1000000 25 ns/op\n"
+	}
+	rows, err := Parse(strings.NewReader(lines), "cpu", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	speedup := map[int]float64{}
+	for _, r := range rows {
+		if r.N != 3 {
+			t.Errorf("%+v: %d samples, want 3: runs at two GOMAXPROCS pooled", r, r.N)
+		}
+		if r.Impl == "Fast" {
+			speedup[r.Procs] = r.Speedup
+		}
+	}
+	if len(rows) != 4 || speedup[2] != 4 || speedup[4] != 2 {
+		t.Errorf("Fast over Model: %v at GOMAXPROCS 2 and 4 (want 4 and 2) in %+v", speedup, rows)
+	}
+	table := Format(rows)
+	for _, want := range []string{"| Pair-2 | Fast | 25.0ns", "| Pair-4 | Fast | 25.0ns", "| Pair-4 | Model | 50.0ns"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("no %q in:\n%s", want, table)
+		}
+	}
+	// One GOMAXPROCS throughout: the suffix tells nothing apart.
+	if table := Format(parseSample(t)); !strings.Contains(table, "| Pair | Fast |") {
+		t.Errorf("a run at one GOMAXPROCS shows the suffix:\n%s", table)
+	}
+}
+
+// TestZeroTimeIsATime: benchfmt leaves 0 ns/op in ns/op (tidying does not
+// change a zero), where every other time is in sec/op. A zero sample must
+// count among its benchmark's times, not make a row of its own that the
+// time table and the goals never read.
+func TestZeroTimeIsATime(t *testing.T) {
+	rows, err := Parse(strings.NewReader("BenchmarkPair/impl=Fast-2 1000000 0 ns/op\nBenchmarkPair/impl=Fast-2 1000000 2 ns/op\nBenchmarkPair/impl=Fast-2 1000000 0 ns/op\n"), "zero", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Unit != "sec/op" || rows[0].N != 3 || rows[0].Median != 0 || rows[0].Max != 2e-9 {
+		t.Errorf("rows %+v, want one sec/op row of 3 samples, median 0, max 2ns", rows)
+	}
+}
+
+// TestMaxIsTheLargestSample: allocs/op are exact, and the goals judge their
+// largest sample.
+func TestMaxIsTheLargestSample(t *testing.T) {
+	for _, r := range parseSample(t) {
+		want := 0.0
+		switch {
+		case r.Impl == "Fast" && r.Unit == "allocs/op":
+			want = 1
+		case r.Impl == "Fast" && r.Unit == "B/op":
+			want = 16
+		case r.Unit == "sec/op" && r.Impl == "Fast":
+			want = 27e-9
+		case r.Unit == "sec/op":
+			want = 110e-9
+		}
+		if math.Abs(r.Max-want) > 1e-15 {
+			t.Errorf("%s %s: max %g, want %g", r.Impl, r.Unit, r.Max, want)
+		}
 	}
 }

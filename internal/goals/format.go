@@ -10,8 +10,8 @@ import (
 const shown = 4
 
 // Format renders verdicts as a Markdown table, one row per goal: its cases,
-// each with its figure and bound (the ones that miss in bold), and the
-// status.
+// each with its figure and bound (the ones that miss in bold), what the run
+// did not measure, and the status.
 func Format(vs []Verdict) string {
 	var b strings.Builder
 	b.WriteString("| domain | goal | measured | status |\n|---|---|---|---|\n")
@@ -20,9 +20,23 @@ func Format(vs []Verdict) string {
 		if status == "not met" {
 			status = "**not met**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", v.Domain, v.Goal, strings.Join(caseLines(v.Cases), "<br>"), status)
+		lines := caseLines(v.Cases)
+		if len(v.Missing) > 0 {
+			lines = append(lines, "not measured: "+missingList(v.Missing, shown))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", v.Domain, v.Goal, strings.Join(lines, "<br>"), status)
 	}
 	return b.String()
+}
+
+// missingList names the first n of missing and counts the rest: a run
+// without -benchmem misses the allocations of every case of a goal, and
+// the first few say what happened.
+func missingList(missing []string, n int) string {
+	if len(missing) <= n {
+		return strings.Join(missing, "; ")
+	}
+	return fmt.Sprintf("%s; and %d more", strings.Join(missing[:n], "; "), len(missing)-n)
 }
 
 func caseLines(cases []Case) []string {
@@ -55,6 +69,19 @@ func caseLine(c Case) string {
 	return s
 }
 
+// Unmeasured returns the verdicts of the goals that were not measured in
+// full and that miss nothing measured: "not measured" and "partly
+// measured". A gate cannot call them met, nor missed.
+func Unmeasured(vs []Verdict) []Verdict {
+	var out []Verdict
+	for _, v := range vs {
+		if v.Status == "not measured" || v.Status == "partly measured" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Missed counts the goals that were measured and not met.
 func Missed(vs []Verdict) int {
 	n := 0
@@ -82,8 +109,8 @@ func (v Verdict) Tightest() (Case, bool) {
 }
 
 // FormatRuns renders the verdicts of several runs side by side, one row per
-// goal and one column per run: each cell is the status and the run's
-// tightest case.
+// goal and one column per run: each cell is the status, the run's tightest
+// case and the first thing the run did not measure.
 func FormatRuns(names []string, runs [][]Verdict) string {
 	var b strings.Builder
 	b.WriteString("| domain | goal |")
@@ -98,6 +125,12 @@ func FormatRuns(names []string, runs [][]Verdict) string {
 			cell := v.Status
 			if c, ok := v.Tightest(); ok {
 				cell += ": " + c.Name + " " + c.Measured
+			}
+			switch {
+			case len(v.Missing) > 0 && len(v.Cases) == 0:
+				cell += ": " + missingList(v.Missing, 1)
+			case len(v.Missing) > 0:
+				cell += "; not measured: " + missingList(v.Missing, 1)
 			}
 			if v.Status == "not met" {
 				cell = "**" + cell + "**"

@@ -6,12 +6,14 @@
 // internal/benchcmp computes from `go test -bench` output: a bound on one
 // implementation's median, a ratio between two implementations of one
 // group, growth across a sweep (as ratios each sample measured within
-// itself), or zero allocations. A goal is met when every one of its checks
-// is measured and met. A goal whose benchmarks are missing from the run is
-// reported as not measured, never as met; one with some checks measured and
-// others not (a run without -benchmem has times but no allocations) is
-// "partly measured" while its measured cases hold, and "not met" once one
-// misses. Judging from the same medians the tables show
+// itself), or zero allocations. A goal is met when everything it names is
+// measured and met: every implementation and reference of every group it
+// matches, every size it lists, every unit it reads. A goal whose
+// benchmarks are missing from the run is reported as not measured, never as
+// met; one with some cases measured and others not (a run without -benchmem
+// has times but no allocations; a run with impl=Sharded but not LockFree)
+// is "partly measured" while its measured cases hold, with what is missing
+// named, and "not met" once one misses. Judging from the same medians the tables show
 // means the "met?" column of bench/README.md is computed, not transcribed.
 //
 // Wall-clock goals are judged as measured. On a shared host the same code
@@ -23,6 +25,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,9 +39,15 @@ type Goal struct {
 	checks []check // all must hold
 }
 
-// check judges one aspect of a goal over a run's medians. It returns one
-// case per benchmark group it looked at; none when the run lacks them.
-type check func(run) []Case
+// check judges one aspect of a goal over a run's medians.
+type check func(run) judged
+
+// judged is what a check found: one case per benchmark it measured, and
+// what the goal names that the run did not measure.
+type judged struct {
+	cases   []Case
+	missing []string
+}
 
 // Case is one measured case of a goal, such as OverlapRandom/rank=3/impl=Exact
 // measured at "134.2ns (goal ≤ 300.0ns)".
@@ -56,46 +65,131 @@ type Verdict struct {
 	Domain string `json:"domain"`
 	Goal   string `json:"goal"`
 	Cases  []Case `json:"cases"`
-	// Status is "met" (every check measured and met), "not met" (a measured
-	// case misses), "partly measured" (some check found no benchmark; the
-	// rest are met) or "not measured".
+	// Missing names each thing the goal needs that the run did not measure:
+	// a benchmark, an implementation or reference of a group the run has, a
+	// size of a sweep, a unit (allocs/op without -benchmem), or a time of
+	// zero, from which no bound or ratio can be judged.
+	Missing []string `json:"missing,omitempty"`
+	// Status is "met" (everything measured and met), "not met" (a measured
+	// case misses), "partly measured" (something is missing; the measured
+	// cases are met) or "not measured" (no case measured).
 	Status string `json:"status"`
 }
 
-// run indexes a run's rows by group, implementation and unit.
-type run map[[3]string]benchcmp.Row
+// key is one row of a run: a group at one GOMAXPROCS, an implementation
+// and a unit.
+type key struct {
+	group      string
+	procs      int
+	impl, unit string
+}
+
+// run indexes a run's rows.
+type run struct {
+	rows map[key]benchcmp.Row
+	// mixed is set when the run holds benchmarks at several GOMAXPROCS:
+	// case names then carry the -N suffix that tells them apart.
+	mixed bool
+}
 
 func index(rows []benchcmp.Row) run {
-	r := run{}
+	r := run{rows: map[key]benchcmp.Row{}, mixed: benchcmp.MixedProcs(rows)}
 	for _, row := range rows {
-		r[[3]string{row.Group, row.Impl, row.Unit}] = row
+		r.rows[key{row.Group, row.Procs, row.Impl, row.Unit}] = row
 	}
 	return r
 }
 
-// groups returns the groups matching pattern (path.Match: a * stays within
-// one level of the name) that have a sec/op row for impl, sorted.
-func (r run) groups(pattern, impl string) []string { return r.groupsWith(pattern, impl, "sec/op") }
+// bench is one benchmark group at one GOMAXPROCS: a goal is judged on each
+// GOMAXPROCS a run measured apart, as benchcmp keeps them.
+type bench struct {
+	group string
+	procs int
+}
 
-// groupsWith is groups for a row in unit.
-func (r run) groupsWith(pattern, impl, unit string) []string {
-	var out []string
-	for k := range r {
-		if k[1] != impl || k[2] != unit {
-			continue
+// find returns the benchmarks matching pattern, sorted, and names each of
+// its alternatives that matches none. pattern is matched with path.Match (a
+// * stays within one level of the name); {a,b} lists alternatives that
+// must each be measured, where a goal names its sizes. A group is found by
+// a row of any implementation and unit, so that a group the run has without
+// the implementation a goal names is reported as missing it, not passed
+// over.
+func (r run) find(pattern string) (found []bench, missing []string) {
+	seen := map[bench]bool{}
+	for _, alt := range expand(pattern) {
+		n := 0
+		for k := range r.rows {
+			if ok, _ := path.Match(alt, k.group); ok {
+				n++
+				if b := (bench{k.group, k.procs}); !seen[b] {
+					seen[b] = true
+					found = append(found, b)
+				}
+			}
 		}
-		if ok, _ := path.Match(pattern, k[0]); ok {
-			out = append(out, k[0])
+		if n == 0 {
+			missing = append(missing, "no benchmark matches "+alt)
 		}
 	}
-	sort.Strings(out)
+	sort.Slice(found, func(i, j int) bool {
+		if found[i].group != found[j].group {
+			return found[i].group < found[j].group
+		}
+		return found[i].procs < found[j].procs
+	})
+	return found, missing
+}
+
+// expand lists the alternatives of the first {a,b,...} in pattern, each
+// expanded in turn; a pattern without braces is its only alternative.
+func expand(pattern string) []string {
+	i := strings.IndexByte(pattern, '{')
+	j := strings.IndexByte(pattern, '}')
+	if i < 0 || j < i {
+		return []string{pattern}
+	}
+	var out []string
+	for _, alt := range strings.Split(pattern[i+1:j], ",") {
+		out = append(out, expand(pattern[:i]+alt+pattern[j+1:])...)
+	}
 	return out
 }
 
-// median returns the median of group/impl in unit, if the run has it.
-func (r run) median(group, impl, unit string) (float64, bool) {
-	row, ok := r[[3]string{group, impl, unit}]
-	return row.Median, ok
+// row returns the row of b, impl and unit, if the run has it.
+func (r run) row(b bench, impl, unit string) (benchcmp.Row, bool) {
+	row, ok := r.rows[key{b.group, b.procs, impl, unit}]
+	return row, ok
+}
+
+// has reports whether the run has impl on b in any unit.
+func (r run) has(b bench, impl string) bool {
+	for k := range r.rows {
+		if k.group == b.group && k.procs == b.procs && k.impl == impl {
+			return true
+		}
+	}
+	return false
+}
+
+// time returns the median time of impl on b, or why there is none to
+// judge: the run lacks it, or it is zero, which no bound or ratio can be
+// read from (a loop the compiler removed measures nothing).
+func (r run) time(b bench, impl string) (float64, string) {
+	row, ok := r.row(b, impl, "sec/op")
+	switch {
+	case !ok:
+		return 0, r.name(b, impl) + " not in the run"
+	case row.Median == 0:
+		return 0, r.name(b, impl) + " at 0 ns/op: no time measured"
+	}
+	return row.Median, ""
+}
+
+// name is a case's name: the benchmark's name as go test gives it, less
+// its Benchmark prefix, and its -N suffix unless every row of the run has
+// the same one.
+func (r run) name(b bench, impl string) string {
+	return benchcmp.Label(caseName(b.group, impl), b.procs, r.mixed)
 }
 
 // Judge evaluates every goal on rows, in the order of All.
@@ -104,23 +198,27 @@ func Judge(rows []benchcmp.Row) []Verdict {
 	var out []Verdict
 	for _, g := range All {
 		v := Verdict{Domain: g.Domain, Goal: g.Text}
-		unmeasured := 0
 		for _, c := range g.checks {
-			cases := c(r)
-			if len(cases) == 0 {
-				unmeasured++
+			j := c(r)
+			v.Cases = append(v.Cases, j.cases...)
+			for _, m := range j.missing {
+				// A reference shared by several implementations is missing
+				// once.
+				if !slices.Contains(v.Missing, m) {
+					v.Missing = append(v.Missing, m)
+				}
 			}
-			v.Cases = append(v.Cases, cases...)
 		}
-		v.Status = status(v.Cases, unmeasured)
+		v.Status = status(v.Cases, v.Missing)
 		out = append(out, v)
 	}
 	return out
 }
 
-// status judges a goal on its cases, unmeasured being how many of its checks
-// found no benchmark.
-func status(cases []Case, unmeasured int) string {
+// status judges a goal on its cases and on what it needed and the run did
+// not measure. Half a goal measured is not a goal met: every implementation,
+// reference and size the goal names must be measured.
+func status(cases []Case, missing []string) string {
 	for _, c := range cases {
 		if !c.Met {
 			return "not met"
@@ -129,7 +227,7 @@ func status(cases []Case, unmeasured int) string {
 	switch {
 	case len(cases) == 0:
 		return "not measured"
-	case unmeasured > 0:
+	case len(missing) > 0:
 		return "partly measured"
 	}
 	return "met"
@@ -138,65 +236,91 @@ func status(cases []Case, unmeasured int) string {
 // atMost: the median of impl on every group matching pattern is at most
 // limit (seconds per op).
 func atMost(pattern string, impls []string, limit float64) check {
-	return func(r run) []Case {
-		var out []Case
+	return func(r run) judged {
+		bs, missing := r.find(pattern)
+		j := judged{missing: missing}
 		for _, impl := range impls {
-			for _, g := range r.groups(pattern, impl) {
-				m, _ := r.median(g, impl, "sec/op")
-				out = append(out, Case{
-					Name:     caseName(g, impl),
+			for _, b := range bs {
+				m, why := r.time(b, impl)
+				if why != "" {
+					j.missing = append(j.missing, why)
+					continue
+				}
+				j.cases = append(j.cases, Case{
+					Name:     r.name(b, impl),
 					Measured: fmt.Sprintf("%s (goal ≤ %s)", benchcmp.Duration(m), benchcmp.Duration(limit)),
 					Met:      m <= limit,
 					slack:    limit / m,
 				})
 			}
 		}
-		return out
+		return j
 	}
 }
 
 // faster: on every group matching pattern, ref's median over impl's is at
 // least times.
 func faster(pattern, ref string, impls []string, times float64) check {
-	return func(r run) []Case {
-		var out []Case
+	return func(r run) judged {
+		bs, missing := r.find(pattern)
+		j := judged{missing: missing}
 		for _, impl := range impls {
-			for _, g := range r.groups(pattern, impl) {
-				m, _ := r.median(g, impl, "sec/op")
-				rm, ok := r.median(g, ref, "sec/op")
-				if !ok || m == 0 {
+			for _, b := range bs {
+				m, why := r.time(b, impl)
+				rm, refWhy := r.time(b, ref)
+				if why != "" {
+					j.missing = append(j.missing, why)
+				}
+				if refWhy != "" {
+					j.missing = append(j.missing, "reference "+refWhy)
+				}
+				if why != "" || refWhy != "" {
 					continue
 				}
-				out = append(out, Case{
-					Name:     caseName(g, impl),
+				j.cases = append(j.cases, Case{
+					Name:     r.name(b, impl),
 					Measured: fmt.Sprintf("%s×: %s against %s's %s (goal ≥ %s×)", ratio(rm/m), benchcmp.Duration(m), ref, benchcmp.Duration(rm), ratio(times)),
 					Met:      rm/m >= times,
 					slack:    rm / m / times,
 				})
 			}
 		}
-		return out
+		return j
 	}
 }
 
-// noAllocs: impl allocates nothing per op on every group matching pattern.
+// noAllocs: impl allocates nothing per op on every group matching pattern,
+// in any sample. allocs/op are exact counts, not timings that noise
+// spreads: a sample that allocates shows a path that allocates, however
+// many samples did not, so the largest sample is judged, not the median.
 func noAllocs(pattern string, impls []string) check {
-	return func(r run) []Case {
-		var out []Case
+	return func(r run) judged {
+		bs, missing := r.find(pattern)
+		j := judged{missing: missing}
 		for _, impl := range impls {
-			for _, g := range r.groups(pattern, impl) {
-				a, ok := r.median(g, impl, "allocs/op")
-				if !ok {
+			for _, b := range bs {
+				row, ok := r.row(b, impl, "allocs/op")
+				switch {
+				case !ok && r.has(b, impl):
+					j.missing = append(j.missing, r.name(b, impl)+" allocs/op (a run without -benchmem)")
 					continue
+				case !ok:
+					j.missing = append(j.missing, r.name(b, impl)+" not in the run")
+					continue
+				}
+				a := row.Max
+				measured := fmt.Sprintf("%g allocs/op", a)
+				if a != row.Median {
+					measured = fmt.Sprintf("%g allocs/op in its worst sample (median %g)", a, row.Median)
 				}
 				slack := math.Inf(1) // no margin to speak of
 				if a > 0 {
 					slack = 0
 				}
-				out = append(out, Case{Name: caseName(g, impl), Measured: fmt.Sprintf("%g allocs/op", a), Met: a == 0, slack: slack})
+				j.cases = append(j.cases, Case{Name: r.name(b, impl), Measured: measured, Met: a == 0, slack: slack})
 			}
 		}
-		return out
+		return j
 	}
 }
 
@@ -206,42 +330,54 @@ func noAllocs(pattern string, impls []string) check {
 // benchmark that times every size in turns (BenchmarkBankFreeListSweep),
 // whose median the run holds. The ratio of two separate benchmarks'
 // medians would also carry the host's drift between their samples. sizes
-// gives each label's size, base being the smallest; the per-size medians
-// (unit "sec/op@<size>") are shown beside the ratios.
+// gives each label's size, base being the smallest; every other size's
+// ratio must be measured. The per-size medians (unit "sec/op@<size>") are
+// shown beside the ratios.
 func pairedGrowth(pattern, impl string, sizes map[string]float64, base string) check {
 	var labels []string
 	for l := range sizes {
 		labels = append(labels, l)
 	}
 	sort.Slice(labels, func(i, j int) bool { return sizes[labels[i]] < sizes[labels[j]] })
-	return func(r run) []Case {
-		var out []Case
-		for _, g := range r.groupsWith(pattern, impl, "x@"+labels[len(labels)-1]+"/"+base) {
+	return func(r run) judged {
+		bs, missing := r.find(pattern)
+		j := judged{missing: missing}
+		for _, b := range bs {
+			if !r.has(b, impl) {
+				j.missing = append(j.missing, r.name(b, impl)+" not in the run")
+				continue
+			}
 			var ms, figures []string
 			met, slack := true, math.Inf(1)
 			for _, l := range labels {
-				if m, ok := r.median(g, impl, "sec/op@"+l); ok {
-					ms = append(ms, l+" "+benchcmp.Duration(m))
+				if row, ok := r.row(b, impl, "sec/op@"+l); ok {
+					ms = append(ms, l+" "+benchcmp.Duration(row.Median))
 				}
 				if l == base {
 					continue
 				}
-				got, ok := r.median(g, impl, "x@"+l+"/"+base)
+				unit := "x@" + l + "/" + base
+				row, ok := r.row(b, impl, unit)
 				if !ok {
+					j.missing = append(j.missing, r.name(b, impl)+" "+unit)
 					continue
 				}
+				got := row.Median
 				allowed := math.Log2(sizes[l]) / math.Log2(sizes[base])
 				met, slack = met && got <= allowed, min(slack, allowed/got)
 				figures = append(figures, fmt.Sprintf("%s→%s ×%.2f (goal ≤ ×%.2f)", base, l, got, allowed))
 			}
-			out = append(out, Case{
-				Name:     caseName(g, impl),
+			if len(figures) == 0 {
+				continue // no ratio measured: named as missing above
+			}
+			j.cases = append(j.cases, Case{
+				Name:     r.name(b, impl),
 				Measured: strings.Join(ms, ", ") + "; within each sample " + strings.Join(figures, ", "),
 				Met:      met,
 				slack:    slack,
 			})
 		}
-		return out
+		return j
 	}
 }
 

@@ -3,6 +3,7 @@ package goals
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,7 +133,7 @@ func TestFormatRunsShowsEachRun(t *testing.T) {
 	slow := Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 12 ns/op"))
 	table := FormatRuns([]string{"quiet", "busy"}, [][]Verdict{fast, slow})
 	want := "| overlap | the dense path at most 10 ns | met: OverlapDense/impl=Exact 8.5ns (goal ≤ 10.0ns) | **not met: OverlapDense/impl=Exact 12.0ns (goal ≤ 10.0ns)** |"
-	if !strings.Contains(table, want) || !strings.Contains(table, "| refcount | a register+unregister pair at most 100 ns sequentially | not measured | not measured |") {
+	if !strings.Contains(table, want) || !strings.Contains(table, "| refcount | a register+unregister pair at most 100 ns sequentially | not measured: no benchmark matches RefcountPair | not measured: no benchmark matches RefcountPair |") {
 		t.Errorf("table:\n%s", table)
 	}
 }
@@ -153,5 +154,103 @@ func TestGoalWithAnUnmeasuredCheckIsNotMet(t *testing.T) {
 	vs = Judge(parse(t, "BenchmarkSizeclassPair/class=1M/impl=Sharded-2 1000000 40 ns/op"))
 	if v := verdict(t, vs, "a cached pair"); v.Status != "not met" {
 		t.Errorf("40 ns against 30 ns, allocations not measured: status %q, want \"not met\"", v.Status)
+	}
+}
+
+// TestPartlyMeasuredGoalsNameWhatIsMissing: every implementation,
+// reference and size a goal names must be measured. A run that measured
+// some of them, within their bounds, has not met the goal: it is partly
+// measured, and says what is missing.
+func TestPartlyMeasuredGoalsNameWhatIsMissing(t *testing.T) {
+	// RefcountPairParallel in full and within its bound, for the cases
+	// below to add to.
+	pairParallel := []string{
+		"BenchmarkRefcountPairParallel/impl=Model-2 1000000 100 ns/op",
+		"BenchmarkRefcountPairParallel/impl=Sharded-2 1000000 40 ns/op",
+		"BenchmarkRefcountPairParallel/impl=LockFree-2 1000000 40 ns/op",
+	}
+	const parallel = "Sharded and LockFree at least 2× the mutex model"
+	for _, c := range []struct {
+		what, goal string
+		lines      []string
+		status     string
+		missing    string
+	}{
+		{"Sharded alone of the two the goal names", "a register+unregister pair",
+			[]string{"BenchmarkRefcountPair/impl=Sharded-2 1000000 60 ns/op"},
+			"partly measured", "RefcountPair/impl=LockFree not in the run"},
+		{"a group without its reference", parallel,
+			append([]string{
+				"BenchmarkRefcountBufferParallel/impl=Sharded-2 1000000 40 ns/op",
+				"BenchmarkRefcountBufferParallel/impl=LockFree-2 1000000 40 ns/op",
+			}, pairParallel...),
+			"partly measured", "reference RefcountBufferParallel/impl=Model not in the run"},
+		{"an implementation at 0 ns/op", parallel,
+			append([]string{
+				"BenchmarkRefcountBufferParallel/impl=Model-2 1000000 100 ns/op",
+				"BenchmarkRefcountBufferParallel/impl=Sharded-2 1000000 0 ns/op",
+				"BenchmarkRefcountBufferParallel/impl=LockFree-2 1000000 40 ns/op",
+			}, pairParallel...),
+			"partly measured", "RefcountBufferParallel/impl=Sharded at 0 ns/op: no time measured"},
+		{"an implementation at 0 ns/op, alone", parallel,
+			[]string{
+				"BenchmarkRefcountBufferParallel/impl=Model-2 1000000 100 ns/op",
+				"BenchmarkRefcountBufferParallel/impl=Sharded-2 1000000 0 ns/op",
+			},
+			"not measured", "RefcountBufferParallel/impl=Sharded at 0 ns/op: no time measured"},
+		{"a reference at 0 ns/op", parallel,
+			append([]string{
+				"BenchmarkRefcountBufferParallel/impl=Model-2 1000000 0 ns/op",
+				"BenchmarkRefcountBufferParallel/impl=Sharded-2 1000000 40 ns/op",
+				"BenchmarkRefcountBufferParallel/impl=LockFree-2 1000000 40 ns/op",
+			}, pairParallel...),
+			"partly measured", "reference RefcountBufferParallel/impl=Model at 0 ns/op: no time measured"},
+		{"a sweep without its 10k ratio", "its cost per operation",
+			[]string{"BenchmarkBankFreeListSweep/dir=BottomUp/impl=FreeListOpt-2 1000 300 ns/op@100k 200 ns/op@1k 1.50 x@100k/1k"},
+			"partly measured", "BankFreeListSweep/dir=BottomUp/impl=FreeListOpt x@10k/1k"},
+		{"one of the four ranks the goal names", "Exact at most 300 ns",
+			[]string{"BenchmarkOverlapRandom/rank=1/impl=Exact-2 1000000 40 ns/op"},
+			"partly measured", "no benchmark matches OverlapRandom/rank=2"},
+	} {
+		v := verdict(t, Judge(parse(t, c.lines...)), c.goal)
+		if v.Status != c.status || !slices.Contains(v.Missing, c.missing) {
+			t.Errorf("%s: status %q, missing %q; want %q, missing %q", c.what, v.Status, v.Missing, c.status, c.missing)
+		}
+		if table := Format([]Verdict{v}); !strings.Contains(table, "not measured: ") || !strings.Contains(table, c.missing) {
+			t.Errorf("%s: the table does not name what is missing:\n%s", c.what, table)
+		}
+	}
+}
+
+// TestNoAllocsJudgesEverySample: allocs/op are exact counts. One sample in
+// five that allocates shows an allocating path, which the median (0) hides.
+func TestNoAllocsJudgesEverySample(t *testing.T) {
+	var lines []string
+	for _, a := range []string{"0", "0", "1", "0", "0"} {
+		for _, g := range []string{"RefcountPair", "RefcountLookup"} {
+			lines = append(lines,
+				"Benchmark"+g+"/impl=Sharded-2 1000000 60 ns/op 0 B/op 0 allocs/op",
+				"Benchmark"+g+"/impl=LockFree-2 1000000 40 ns/op 16 B/op "+a+" allocs/op")
+		}
+	}
+	v := verdict(t, Judge(parse(t, lines...)), "no allocation")
+	if v.Status != "not met" {
+		t.Fatalf("a sample with one allocation: status %q, want \"not met\" (%+v)", v.Status, v)
+	}
+	if c, _ := v.Tightest(); c.Name != "RefcountLookup/impl=LockFree" && c.Name != "RefcountPair/impl=LockFree" || c.Measured != "1 allocs/op in its worst sample (median 0)" {
+		t.Errorf("worst case %+v, want LockFree's 1 allocs/op in its worst sample", c)
+	}
+}
+
+// TestGOMAXPROCSAreJudgedApart: a run at -cpu 1,2 measures each GOMAXPROCS
+// apart; each is a case of its own, named with go test's -N suffix.
+func TestGOMAXPROCSAreJudgedApart(t *testing.T) {
+	vs := Judge(parse(t,
+		"BenchmarkOverlapDense/impl=Exact 1000000 8 ns/op",
+		"BenchmarkOverlapDense/impl=Exact-2 1000000 12 ns/op",
+	))
+	v := verdict(t, vs, "the dense path")
+	if v.Status != "not met" || len(v.Cases) != 2 || v.Cases[0].Name != "OverlapDense/impl=Exact" || !v.Cases[0].Met || v.Cases[1].Name != "OverlapDense/impl=Exact-2" || v.Cases[1].Met {
+		t.Errorf("8 ns at GOMAXPROCS=1 and 12 ns at 2: %+v", v)
 	}
 }
