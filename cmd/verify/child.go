@@ -10,6 +10,12 @@ package main
 // under test may print there, and a report mixed into their output could not
 // be read. What the child prints is kept, its last few kilobytes, to explain
 // a child that wrote no report.
+//
+// A bug's child rewrites its report after every suite, not only at the end:
+// once the bug is killed, the child goes on through the other suites to fill
+// its row of the kill matrix, and one of them may hang or crash under the
+// bug. The parent, which must then kill the child or finds it dead, still
+// reads the kill.
 
 import (
 	"context"
@@ -19,6 +25,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -57,9 +64,26 @@ func childTimeout(checks, steps, seeds int) time.Duration {
 	return time.Duration(min(float64(base)*scale, math.MaxInt64/2)) // no overflow on an absurd budget
 }
 
-// runChild runs the mutant binary bin on one job and decodes its report. The
-// report file is created in dir.
-func runChild(bin, dir string, job childJob, into *childReport) error {
+// childSuiteTimeout bounds one suite's run inside a child: a third of the
+// child's own bound for one seed (a minute at the default budget, where the
+// longest suite takes seconds). At the child's bound itself, the parent,
+// which started its clock first, would always kill the child before the
+// suite timed out, and a kill found earlier would go with it; this far
+// below, a suite that a bug hangs fails on its own, and the child goes on.
+func childSuiteTimeout() time.Duration {
+	return childTimeout(flagInt("rapid.checks"), flagInt("rapid.steps"), 1) / 3
+}
+
+// timeout is the bound on the job's child.
+func (job childJob) timeout() time.Duration {
+	return childTimeout(flagInt("rapid.checks"), flagInt("rapid.steps"), strings.Count(job.seeds, ",")+1)
+}
+
+// runChild runs the mutant binary bin on one job, for at most timeout, and
+// decodes its report. The report file is created in dir. When the child
+// times out or fails, the error says so, and into holds whatever report the
+// child wrote before (a bug's child writes one after every suite), if any.
+func runChild(bin, dir string, job childJob, timeout time.Duration, into *childReport) error {
 	f, err := os.CreateTemp(dir, "child-*.json")
 	if err != nil {
 		return fmt.Errorf("creating the child's report file: %w", err)
@@ -68,7 +92,6 @@ func runChild(bin, dir string, job childJob, into *childReport) error {
 	report := f.Name()
 	defer os.Remove(report)
 
-	timeout := childTimeout(flagInt("rapid.checks"), flagInt("rapid.steps"), strings.Count(job.seeds, ",")+1)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, childArgs(job, report)...)
@@ -79,15 +102,19 @@ func runChild(bin, dir string, job childJob, into *childReport) error {
 	output := func() string {
 		return fmt.Sprintf("stderr:\n%s\nstdout:\n%s", stderr.String(), stdout.String())
 	}
+	var rep childReport
+	data, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(data, &rep) // an empty file: the child wrote nothing yet
+	}
+	if err == nil {
+		*into = rep
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("timed out after %v (hang?)\n%s", timeout, output())
 	}
 	if runErr != nil {
 		return fmt.Errorf("child failed: %w\n%s", runErr, output())
-	}
-	data, err := os.ReadFile(report)
-	if err == nil {
-		err = json.Unmarshal(data, into)
 	}
 	if err != nil {
 		return fmt.Errorf("child wrote no readable report: %w\n%s", err, output())
@@ -96,12 +123,19 @@ func runChild(bin, dir string, job childJob, into *childReport) error {
 }
 
 // childArgs are the child's command line: the job, where to write the
-// report, and every flag of rapid's that is set here (the user's, and the
-// budget verify sets), so that a campaign searches as the user asked.
-// -rapid.seed is left out: the child sets it to each of the job's seeds.
+// report, and every flag of rapid's that is set here.
 func childArgs(job childJob, report string) []string {
 	args := []string{"mutant-child", "-bug", job.bug, "-domain", job.domain, "-property", job.property,
 		"-impl", job.impl, "-seeds", job.seeds, "-child-report", report}
+	return append(args, rapidArgs()...)
+}
+
+// rapidArgs are the flags of rapid's that are set here (the user's, and the
+// budget verify sets), as -name=value, so that a campaign's children search
+// as the user asked. -rapid.seed is left out: a child sets it to each of its
+// job's seeds.
+func rapidArgs() []string {
+	var args []string
 	flag.Visit(func(f *flag.Flag) {
 		if strings.HasPrefix(f.Name, "rapid.") && f.Name != "rapid.seed" {
 			args = append(args, "-"+f.Name+"="+f.Value.String())
@@ -181,56 +215,91 @@ func mutantChild(o options) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
+	limit := childSuiteTimeout()
 	var rep childReport
+	var werr error
 	if o.bug == "" {
 		for _, seed := range seeds {
 			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
 			for _, s := range catalog.Select(o.domain, o.property, o.impl) {
-				rep.Baseline = append(rep.Baseline, runSuite(s))
+				rep.Baseline = append(rep.Baseline, runSuite(s, limit))
 			}
 		}
 	} else {
 		b, _ := bugs.Lookup(bugs.ID(o.bug)) // Activate refused any other
-		res := huntBug(b, catalog.Select(b.Domain, o.property, b.Impl), seeds)
+		res := huntBug(b, catalog.Select(b.Domain, o.property, b.Impl), seeds, limit, func(so MutantResult) {
+			if werr == nil {
+				werr = writeChildReport(o.childReport, childReport{Mutant: &so})
+			}
+		})
 		rep.Mutant = &res
 	}
-	data, err := json.Marshal(rep)
-	if err == nil {
-		err = os.WriteFile(o.childReport, data, 0o644)
+	if werr == nil {
+		werr = writeChildReport(o.childReport, rep)
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "verify: writing the child's report: %v\n", err)
+	if werr != nil {
+		fmt.Fprintf(os.Stderr, "verify: writing the child's report: %v\n", werr)
 		return 1
 	}
 	return 0
 }
 
+// writeChildReport replaces the report at path with rep in one step (a
+// write to a file beside it, then a rename), so that a parent that kills the
+// child mid-write reads the previous report whole, never half of this one.
+func writeChildReport(path string, rep childReport) error {
+	data, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
 // huntBug runs suites against the active bug, the expected killer first,
-// each under the seeds in turn until it fails.
-func huntBug(b bugs.Bug, suites []catalog.Suite, seeds []uint64) MutantResult {
+// each under the seeds in turn until it fails, each run bounded by limit.
+// After every run it passes the result so far to progress (the child writes
+// it out), so that a kill outlives a later suite that hangs or crashes the
+// process. A run that times out fails, like any other: under the bug, the
+// property did not hold.
+func huntBug(b bugs.Bug, suites []catalog.Suite, seeds []uint64, limit time.Duration, progress func(MutantResult)) MutantResult {
 	sort.SliceStable(suites, func(i, j int) bool { return suites[i].Property == b.Killer && suites[j].Property != b.Killer })
 	res := MutantResult{Bug: b}
 	start := time.Now()
 	for _, s := range suites {
 		for _, seed := range seeds {
 			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
-			r := runSuite(s)
+			r := runSuite(s, limit)
 			if !res.Killed {
 				res.Checks += r.Checks
+				res.Duration = time.Since(start)
 			}
-			if r.Outcome != string(runner.Failed) {
-				continue
-			}
-			if !slices.Contains(res.KilledBy, s.Property) {
+			failed := r.Outcome == string(runner.Failed)
+			if failed && !slices.Contains(res.KilledBy, s.Property) {
 				res.KilledBy = append(res.KilledBy, s.Property)
 			}
-			if !res.Killed {
+			if failed && !res.Killed {
 				res.Killed, res.By, res.Expected = true, s.Property, s.Property == b.Killer
-				res.Duration = time.Since(start)
 				res.Trace = r.Output
 				res.Seed, res.Repro = mutantRepro(b, s, r, seed)
 			}
-			break // this property has killed the bug; on to the next
+			progress(res)
+			if failed {
+				break // this property has killed the bug; on to the next
+			}
 		}
 	}
 	if !res.Killed {
@@ -248,10 +317,17 @@ func huntBug(b bugs.Bug, suites []catalog.Suite, seeds []uint64) MutantResult {
 func mutantRepro(b bugs.Bug, s catalog.Suite, r SuiteResult, base uint64) (uint64, string) {
 	cmd := fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants", b.ID, s.GoTest())
 	if r.Seed != 0 {
-		return r.Seed, fmt.Sprintf("%s -rapid.seed=%d%s", cmd, r.Seed, generationFlags())
+		return r.Seed, fmt.Sprintf("%s -rapid.seed=%d%s%s", cmd, r.Seed, generationFlags(), noFailFile)
 	}
-	return base, fmt.Sprintf("%s -rapid.seed=%d -rapid.checks=%d%s", cmd, base, flagInt("rapid.checks"), generationFlags())
+	return base, fmt.Sprintf("%s -rapid.seed=%d -rapid.checks=%d%s%s", cmd, base, flagInt("rapid.checks"), generationFlags(), noFailFile)
 }
+
+// noFailFile ends every go test repro. Without it, the failing run writes a
+// fail file under props/testdata/rapid/, which each later run of that suite
+// replays before its own search: the repro of another bug, or of the same
+// one after a fix, would first meet this failure, or rapid's complaint that
+// the file "is no longer valid". verify itself writes none (main.go).
+const noFailFile = " -rapid.nofailfile"
 
 // generationFlags are the flags of rapid's, set here, that change which case
 // a seed generates: a repro needs them beside the seed.

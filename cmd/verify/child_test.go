@@ -61,7 +61,7 @@ func runFakeChild(t *testing.T, job childJob) string {
 		t.Fatal(err)
 	}
 	var rep childReport
-	if err := runChild(bin, dir, job, &rep); err != nil {
+	if err := runChild(bin, dir, job, job.timeout(), &rep); err != nil {
 		t.Fatalf("runChild: %v", err)
 	}
 	if rep.Mutant == nil {
@@ -131,16 +131,68 @@ func TestKillReproducesOnItsFirstCheck(t *testing.T) {
 			}
 		})
 	}}
-	res := huntBug(bugs.Bug{ID: "d/rare", Domain: "d", Impl: "X", Killer: "P"}, []catalog.Suite{rare}, []uint64{1})
+	res := huntBug(bugs.Bug{ID: "d/rare", Domain: "d", Impl: "X", Killer: "P"}, []catalog.Suite{rare}, []uint64{1}, time.Minute, func(MutantResult) {})
 	if !res.Killed || res.Checks < 2 {
 		t.Fatalf("the test needs a kill after the first check: %+v", res)
 	}
 	if want := fmt.Sprintf("-rapid.seed=%d", res.Seed); !strings.Contains(res.Repro, want) {
 		t.Errorf("repro %q does not name the seed %d", res.Repro, res.Seed)
 	}
+	if !strings.HasSuffix(res.Repro, " -rapid.nofailfile") {
+		t.Errorf("repro %q would write a fail file that later repros replay", res.Repro)
+	}
 	setFlag(t, "rapid.checks", "1")
 	setFlag(t, "rapid.seed", fmt.Sprint(res.Seed))
 	if r := runner.Run("again", rare.Run); r.Outcome != runner.Failed {
 		t.Errorf("seed %d does not fail on the first check: the repro would pass", res.Seed)
+	}
+}
+
+// TestASuiteInAChildTimesOutWellBeforeTheChild: were a suite's bound inside
+// a child the child's own, the parent would kill the child first, every
+// time, and lose whatever the child had found.
+func TestASuiteInAChildTimesOutWellBeforeTheChild(t *testing.T) {
+	for _, b := range []struct{ checks, steps, seeds string }{
+		{"500", "30", "1"}, {"500", "30", "1,2,3"}, {"1", "1", "1"}, {"8000", "100", "1,2,3,4,5,6"},
+	} {
+		setFlag(t, "rapid.checks", b.checks)
+		setFlag(t, "rapid.steps", b.steps)
+		if suite, child := childSuiteTimeout(), (childJob{seeds: b.seeds}).timeout(); suite > child/2 {
+			t.Errorf("checks %s, steps %s, seeds %s: a suite may run %v in a child bound to %v", b.checks, b.steps, b.seeds, suite, child)
+		}
+	}
+}
+
+// TestAFailureCarriesOneRepro: rapid's own "To reproduce, specify
+// -run=..." names the suite as the harness ran it, which matches nothing
+// under go test; only the harness's repro, which names the seed and writes
+// no fail file, goes with a failure.
+func TestAFailureCarriesOneRepro(t *testing.T) {
+	setFlag(t, "rapid.nofailfile", "true")
+	setFlag(t, "rapid.checks", "100")
+	setFlag(t, "rapid.seed", "1")
+	failing := catalog.Suite{Domain: "d", Property: "P", Impl: "X", Run: func(t rapid.TB) {
+		rapid.Check(t, func(t *rapid.T) {
+			if rapid.IntRange(0, 10).Draw(t, "n") > 3 {
+				t.Fatal("too big")
+			}
+		})
+	}}
+	r := runSuite(failing, time.Minute)
+	if r.Outcome != "FAIL" || r.Seed == 0 {
+		t.Fatalf("the test needs a failure with rapid's seed: %+v", r)
+	}
+	if strings.Contains(r.Output, "To reproduce") || strings.Contains(r.Output, "-run=") {
+		t.Errorf("the failure keeps rapid's repro line:\n%s", r.Output)
+	}
+	if !strings.Contains(r.Output, "[rapid] failed after") || !strings.Contains(r.Output, "too big") {
+		t.Errorf("more than rapid's repro line was dropped:\n%s", r.Output)
+	}
+	_, goTest, _ := strings.Cut(r.Repro, "(or: go test ")
+	if !strings.Contains(goTest, fmt.Sprintf(" -rapid.seed=%d", r.Seed)) || !strings.HasSuffix(goTest, " -rapid.nofailfile)") {
+		t.Errorf("the go test repro in %q lacks the seed %d or -rapid.nofailfile", r.Repro, r.Seed)
+	}
+	if strings.Contains(r.Repro, "MEMVERIFY_BUG") || strings.Contains(r.Repro, "-tags") {
+		t.Errorf("with no bug on, the repro %q sets one", r.Repro)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,6 +37,10 @@ type MutantResult struct {
 	// Error says why the child did not run to a verdict (it crashed, timed
 	// out, or wrote no report): the bug is then neither killed nor survived.
 	Error string `json:"error,omitempty"`
+	// CutOff says why the child stopped before every suite had run, when it
+	// crashed or timed out after the kill: the kill stands (the child wrote
+	// it out before going on), but KilledBy may lack properties.
+	CutOff string `json:"cut_off,omitempty"`
 }
 
 // selectBugs returns the bugs of the catalogue that match the filters; a bug
@@ -72,6 +77,11 @@ type campaign struct {
 	// that killed no bug: a property that was never seen to fail proves
 	// nothing, so the campaign fails while this is not empty.
 	Silent []string `json:"silent,omitempty"`
+	// Unjudged lists the properties that killed none of the bugs run but
+	// were not run against every catalogued bug they could kill (the filters
+	// left some out, or a child did not finish): whether they are silent is
+	// not known, and the campaign does not fail for them.
+	Unjudged []string `json:"unjudged,omitempty"`
 }
 
 // runMutants builds the mutant binary once, checks that the unmutated build
@@ -108,7 +118,8 @@ func runMutants(o options) (campaign, error) {
 	}
 	fmt.Printf("baseline: the unmutated build under seeds %s\n", o.seeds)
 	base := childReport{}
-	if err := runChild(bin, dir, childJob{domain: join(domains), property: o.property, impl: join(impls), seeds: o.seeds}, &base); err != nil {
+	baseJob := childJob{domain: join(domains), property: o.property, impl: join(impls), seeds: o.seeds}
+	if err := runChild(bin, dir, baseJob, baseJob.timeout(), &base); err != nil {
 		return c, fmt.Errorf("baseline: %w", err)
 	}
 	c.Baseline = base.Baseline
@@ -130,14 +141,9 @@ func runMutants(o options) (campaign, error) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			rep := childReport{}
-			err := runChild(bin, dir, childJob{bug: string(b.ID), domain: b.Domain, property: o.property, impl: b.Impl, seeds: o.seeds}, &rep)
-			r := MutantResult{Bug: b}
-			if rep.Mutant != nil {
-				r = *rep.Mutant
-			}
-			if err != nil {
-				r.Error = err.Error()
-			}
+			job := childJob{bug: string(b.ID), domain: b.Domain, property: o.property, impl: b.Impl, seeds: o.seeds}
+			err := runChild(bin, dir, job, job.timeout(), &rep)
+			r := mutantResult(b, rep.Mutant, err, o)
 			results[i] = r
 			mu.Lock()
 			printMutantLine(r)
@@ -146,33 +152,104 @@ func runMutants(o options) (campaign, error) {
 	}
 	wg.Wait()
 	c.Mutants = results
-	c.Silent = silentProperties(selected, o.property, results)
+	c.Silent, c.Unjudged = silentProperties(o.property, results)
 	return c, nil
 }
 
-// silentProperties lists the properties of the bugs' domains that killed none
-// of them. A domain, implementation or property filter narrows what can kill,
-// so it reports only for properties that ran against some selected bug.
-func silentProperties(selected []bugs.Bug, property string, results []MutantResult) []string {
-	ran, killed := map[string]bool{}, map[string]bool{}
-	for _, b := range selected {
-		for _, s := range catalog.Select(b.Domain, property, b.Impl) {
-			ran[s.Domain+"/"+s.Property] = true
+// mutantResult is bug b's result from what its child reported (nil if
+// nothing) and how the child ended (err, from runChild). A child that timed
+// out or crashed after the kill keeps the kill, marked as cut off; one that
+// did so before it has no verdict, and its repro is the command that runs
+// that bug's campaign alone, which shows the hang or the crash again.
+func mutantResult(b bugs.Bug, reported *MutantResult, err error, o options) MutantResult {
+	r := MutantResult{Bug: b}
+	if reported != nil {
+		r = *reported
+	}
+	switch {
+	case err == nil:
+	case r.Killed:
+		r.CutOff = err.Error()
+	default:
+		r.Error = err.Error()
+		r.Repro = campaignRepro(b, o)
+	}
+	return r
+}
+
+// campaignRepro is the command that runs bug b's campaign alone, as this one
+// ran it: same seeds, same properties, same rapid flags (the child's bound
+// grows with the budget, so a timeout needs the budget to recur).
+// -rapid.nofailfile=true is left out: verify sets it itself.
+func campaignRepro(b bugs.Bug, o options) string {
+	args := []string{"go run ./cmd/verify mutants -bug", shellQuote(string(b.ID)), "-seeds", shellQuote(o.seeds)}
+	if o.property != "" {
+		args = append(args, "-property", shellQuote(o.property))
+	}
+	for _, a := range rapidArgs() {
+		if a != "-rapid.nofailfile=true" {
+			args = append(args, shellQuote(a))
 		}
 	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but the
+// characters of IDs, names, numbers and flags.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,._/=:+-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// silentProperties sorts the properties that ran against some bug of the
+// campaign and killed none into silent and unjudged. A property's silence
+// shows only against the bugs it could have killed, the catalogued bugs of
+// its domain whose implementation it runs against: it is judged when the
+// property ran to its end against every one of them, and not judged
+// otherwise. Under -impl BBox, say, overlap/Symmetric runs against BBox's
+// bugs only, while what it kills are Exact's; -bug leaves out every other
+// bug of the domain, and -property the bugs that the properties it leaves
+// out are expected to kill. A child that crashed or timed out (Error,
+// CutOff) ran to their end only the properties that killed its bug.
+func silentProperties(property string, results []MutantResult) (silent, unjudged []string) {
+	type key struct{ domain, property string }
+	ranAgainst := map[key]map[bugs.ID]bool{}
+	killed := map[key]bool{}
 	for _, r := range results {
+		for _, s := range catalog.Select(r.Bug.Domain, property, r.Bug.Impl) {
+			k := key{s.Domain, s.Property}
+			if ranAgainst[k] == nil {
+				ranAgainst[k] = map[bugs.ID]bool{}
+			}
+			ranAgainst[k][r.Bug.ID] = r.Error == "" && r.CutOff == "" || slices.Contains(r.KilledBy, s.Property)
+		}
 		for _, p := range r.KilledBy {
-			killed[r.Bug.Domain+"/"+p] = true
+			killed[key{r.Bug.Domain, p}] = true
 		}
 	}
-	var out []string
-	for p := range ran {
-		if !killed[p] {
-			out = append(out, p)
+	for k, ran := range ranAgainst {
+		if killed[k] {
+			continue
+		}
+		judged := true
+		for _, b := range bugs.Catalogue() {
+			if b.Domain == k.domain && !ran[b.ID] && len(catalog.Select(b.Domain, k.property, b.Impl)) > 0 {
+				judged = false // a bug it could kill, not run against it
+				break
+			}
+		}
+		name := k.domain + "/" + k.property
+		if judged {
+			silent = append(silent, name)
+		} else {
+			unjudged = append(unjudged, name)
 		}
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(silent)
+	sort.Strings(unjudged)
+	return silent, unjudged
 }
 
 func join(set map[string]bool) string {
@@ -196,6 +273,9 @@ func printMutantLine(r MutantResult) {
 		if !r.Expected {
 			detail += fmt.Sprintf(" (catalogue expects %s)", r.Bug.Killer)
 		}
+		if r.CutOff != "" {
+			detail += "; then cut off: " + firstLine(r.CutOff)
+		}
 	}
 	fmt.Printf("  %-8s %-40s %s\n", status, r.Bug.ID, detail)
 }
@@ -218,8 +298,10 @@ func runMutantsCmd(o options) int {
 
 // printCampaignSummary prints survivors with how to reproduce, the bugs whose
 // child could not run (an error, counted apart: such a bug was not shown to
-// survive anything), the baseline's failures, and ends with "killed K of N".
-// It returns the exit code.
+// survive anything) with the command that reruns them, the kills whose run
+// was cut off, the baseline's failures, the silent properties and those whose
+// silence was not judged, and ends with "killed K of N". It returns the exit
+// code.
 func printCampaignSummary(c campaign) int {
 	code := 0
 	for _, r := range c.Baseline {
@@ -234,24 +316,38 @@ func printCampaignSummary(c campaign) int {
 		case r.Error != "":
 			errored++
 			code = 1
-			fmt.Printf("\nerror: %s (%s) — %s\n  the child did not run to a verdict: %s\n",
-				r.Bug.ID, r.Bug.Impl, r.Bug.Summary, strings.ReplaceAll(strings.TrimSpace(r.Error), "\n", "\n    "))
+			fmt.Printf("\nerror: %s (%s) — %s\n  the child did not run to a verdict: %s\n  reproduce: %s\n",
+				r.Bug.ID, r.Bug.Impl, r.Bug.Summary, strings.ReplaceAll(strings.TrimSpace(r.Error), "\n", "\n    "), r.Repro)
 			continue
 		case r.Killed:
 			killed++
+			if r.CutOff != "" {
+				fmt.Printf("\ncut off after the kill: %s (%s) — its child stopped before every property had run, so its row of the kill matrix may lack some: %s\n",
+					r.Bug.ID, r.Bug.Impl, firstLine(r.CutOff))
+			}
 			continue
 		}
 		survived++
 		code = 1
-		fmt.Printf("\nsurvived: %s (%s) — %s\n  expected killer: %s\n  reproduce: MEMVERIFY_BUG=%s go test -tags mutants ./props -run '^TestSuites$/^%s$'\n",
-			r.Bug.ID, r.Bug.Impl, r.Bug.Summary, r.Bug.Killer, r.Bug.ID, r.Bug.Domain)
+		fmt.Printf("\nsurvived: %s (%s) — %s\n  expected killer: %s\n  reproduce: MEMVERIFY_BUG=%s go test -tags mutants ./props -run '^TestSuites$/^%s$'%s\n",
+			r.Bug.ID, r.Bug.Impl, r.Bug.Summary, r.Bug.Killer, r.Bug.ID, r.Bug.Domain, noFailFile)
 	}
 	for _, p := range c.Silent {
 		code = 1
 		fmt.Printf("\nproperty %s killed no seeded bug: it has never been seen to fail\n", p)
 	}
+	if len(c.Unjudged) > 0 {
+		fmt.Printf("\n%s\n", unjudgedNote(c.Unjudged))
+	}
 	fmt.Printf("\nkilled %d of %d%s\n", killed, len(c.Mutants), campaignCounts(survived, errored))
 	return code
+}
+
+// unjudgedNote says which properties killed none of the bugs run without
+// being shown silent, and why that is not a failure.
+func unjudgedNote(props []string) string {
+	return fmt.Sprintf("silence not judged for %s: none killed a bug of this campaign, but the campaign did not run them against every catalogued bug they could kill (the filters left some out, or a child did not finish); a campaign over their whole domains judges them",
+		strings.Join(props, ", "))
 }
 
 // campaignCounts completes "killed K of N" with the bugs that were not

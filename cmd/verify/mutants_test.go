@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -82,5 +83,44 @@ func TestPropertyFilterSelectsTheBugsItsPropertiesKill(t *testing.T) {
 		if b.Killer != "MatchesModel" {
 			t.Errorf("-property MatchesModel selects %s, which %s is expected to kill", b.ID, b.Killer)
 		}
+	}
+}
+
+// TestAChildThatCouldNotRunEndsWithARepro: a bug whose child crashed or
+// timed out ends, like every failure, with the command that reproduces it:
+// that bug's campaign alone, under the same seeds and budget.
+func TestAChildThatCouldNotRunEndsWithARepro(t *testing.T) {
+	setFlag(t, "rapid.checks", "50")
+	b := bugs.Bug{ID: "d/c", Domain: "d", Impl: "X", Summary: "hangs", Killer: "P"}
+	r := mutantResult(b, nil, errors.New("timed out after 3m0s (hang?)\nstderr:\n"), options{seeds: "1,2", property: "P"})
+	want := "go run ./cmd/verify mutants -bug d/c -seeds 1,2 -property P -rapid.checks=50"
+	if r.Error == "" || r.Killed || !strings.HasPrefix(r.Repro, want) {
+		t.Fatalf("result %+v: want an error whose repro starts %q", r, want)
+	}
+	c := campaign{Seeds: []uint64{1, 2}, Mutants: []MutantResult{r}}
+	if out := captureStdout(t, func() { printCampaignSummary(c) }); !strings.Contains(out, "reproduce: "+want) {
+		t.Errorf("the summary gives no repro for the error:\n%s", out)
+	}
+	rep := newReport()
+	rep.Campaign = &c
+	if md := rep.markdown(); !strings.Contains(md, "Reproduce: `"+want) {
+		t.Errorf("the report gives no repro for the error:\n%s", md)
+	}
+}
+
+// TestAKillOutlivesAChildCutOffAfterIt: a child that times out or crashes
+// after its bug was killed keeps the kill; it is no error, and it says its
+// run was cut off.
+func TestAKillOutlivesAChildCutOffAfterIt(t *testing.T) {
+	b := bugs.Bug{ID: "d/a", Domain: "d", Impl: "X", Summary: "first", Killer: "P"}
+	kill := &MutantResult{Bug: b, Killed: true, By: "P", KilledBy: []string{"P"}, Expected: true, Checks: 3, Repro: "MEMVERIFY_BUG=d/a go test ..."}
+	r := mutantResult(b, kill, errors.New("timed out after 3m0s (hang?)\nstderr:\n"), options{seeds: "1"})
+	if !r.Killed || r.Error != "" || !strings.Contains(r.CutOff, "timed out") || r.Repro != kill.Repro {
+		t.Fatalf("result %+v: want the kill, with its repro, cut off", r)
+	}
+	var code int
+	out := captureStdout(t, func() { code = printCampaignSummary(campaign{Seeds: []uint64{1}, Mutants: []MutantResult{r}}) })
+	if code != 0 || !strings.Contains(out, "killed 1 of 1\n") || !strings.Contains(out, "cut off after the kill: d/a") {
+		t.Errorf("exit %d, want 0, the kill counted and the cut-off said:\n%s", code, out)
 	}
 }

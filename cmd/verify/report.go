@@ -114,8 +114,8 @@ func (r *Report) suitesMarkdown(b *strings.Builder) {
 
 // campaignMarkdown renders the campaign: one table row per bug, each on one
 // line (a bug whose child could not run says "error" there, and its error
-// follows the table), the kill matrix, the baseline, and every kill's trace
-// and repro.
+// and repro follow the table, as does why a killed bug's child was cut off),
+// the kill matrix, the baseline, and every kill's trace and repro.
 func (r *Report) campaignMarkdown(b *strings.Builder) {
 	c := r.Campaign
 	killed, survived, errored := 0, 0, 0
@@ -148,8 +148,11 @@ func (r *Report) campaignMarkdown(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "\n**killed %d of %d.**%s %s %s\n", killed, len(c.Mutants), counts, summary("time to kill", secs, "s"), summary("checks to kill", checks, ""))
 	for _, m := range c.Mutants {
-		if m.Error != "" {
-			fmt.Fprintf(b, "\n### %s — error\n\nThe child did not run to a verdict:\n\n```\n%s\n```\n", m.Bug.ID, strings.TrimSpace(m.Error))
+		switch {
+		case m.Error != "":
+			fmt.Fprintf(b, "\n### %s — error\n\nThe child did not run to a verdict:\n\n```\n%s\n```\nReproduce: `%s`\n", m.Bug.ID, strings.TrimSpace(m.Error), m.Repro)
+		case m.CutOff != "":
+			fmt.Fprintf(b, "\n### %s — cut off after the kill\n\nThe kill stands, but the child stopped before every property had run against the bug, so its row of the kill matrix may lack some:\n\n```\n%s\n```\n", m.Bug.ID, strings.TrimSpace(m.CutOff))
 		}
 	}
 	b.WriteString(killMatrix(c))
@@ -211,6 +214,9 @@ func killMatrix(c *campaign) string {
 	}
 	for _, p := range c.Silent {
 		fmt.Fprintf(&b, "\n**Property %s killed no seeded bug**: it has never been seen to fail.\n", p)
+	}
+	if len(c.Unjudged) > 0 {
+		fmt.Fprintf(&b, "\n%s.\n", unjudgedNote(c.Unjudged))
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memverify/memverify/internal/bugs"
 	"github.com/memverify/memverify/internal/catalog"
 	"github.com/memverify/memverify/internal/runner"
 )
@@ -31,19 +32,26 @@ var (
 	passedRe = regexp.MustCompile(`\[rapid\] OK, passed (\d+) tests`)
 	failedRe = regexp.MustCompile(`\[rapid\] (?:failed|panic) after (\d+) tests`)
 	seedRe   = regexp.MustCompile(`-rapid\.seed=(\d+)`)
+	// rapidReproRe is rapid's own repro line. It names the run as rapid saw
+	// it, "bank/FreeListStateMachine/impl=FreeListOpt", which matches no test
+	// under go test (there the suite is TestSuites/bank/...), and printed
+	// next to the harness's repro it would offer a second, wrong command.
+	rapidReproRe = regexp.MustCompile(`(?m)^To (?:try to )?reproduce, specify -run=.*\n?`)
 )
 
-// suiteTimeout bounds one suite's run, so that code under test that
-// deadlocks fails its suite instead of hanging the job: a child's bound for
-// one seed, three minutes at the default budget, where the longest suite
-// takes seconds.
+// suiteTimeout bounds one suite's run under `run`, so that code under test
+// that deadlocks fails its suite instead of hanging the job: a child's bound
+// for one seed, three minutes at the default budget, where the longest suite
+// takes seconds. Inside a campaign's child the bound is lower
+// (childSuiteTimeout).
 func suiteTimeout() time.Duration {
 	return childTimeout(flagInt("rapid.checks"), flagInt("rapid.steps"), 1)
 }
 
-// runSuite runs one suite in-process and returns its structured result.
-func runSuite(s catalog.Suite) SuiteResult {
-	r := runner.RunWithin(s.Name(), s.Run, suiteTimeout())
+// runSuite runs one suite in-process, for at most limit, and returns its
+// structured result.
+func runSuite(s catalog.Suite, limit time.Duration) SuiteResult {
+	r := runner.RunWithin(s.Name(), s.Run, limit)
 	res := SuiteResult{Name: s.Name(), Domain: s.Domain, Property: s.Property, Impl: s.Impl,
 		Outcome: string(r.Outcome), Duration: r.Duration}
 	if m := passedRe.FindAllStringSubmatch(r.Output, -1); len(m) > 0 {
@@ -53,7 +61,6 @@ func runSuite(s catalog.Suite) SuiteResult {
 		}
 	}
 	if r.Outcome == runner.Failed {
-		res.Output = r.Output
 		if m := failedRe.FindStringSubmatch(r.Output); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			res.Checks += n + 1 // the failing check itself
@@ -61,19 +68,28 @@ func runSuite(s catalog.Suite) SuiteResult {
 		if m := seedRe.FindStringSubmatch(r.Output); m != nil {
 			res.Seed, _ = strconv.ParseUint(m[1], 10, 64)
 		}
+		res.Output = rapidReproRe.ReplaceAllString(r.Output, "") // the seed is read: Repro has it
 		res.Repro = reproRun(s, res.Seed)
 	}
 	return res
 }
 
 // reproRun is the command that reruns one suite with the seed that failed.
+// Under a seeded bug (a mutants build run with MEMVERIFY_BUG, or a
+// campaign's child) the suite fails only with that bug on, in a build that
+// has it: the command then sets both.
 func reproRun(s catalog.Suite, seed uint64) string {
-	cmd := fmt.Sprintf("go run ./cmd/verify run -domain %s -property %s -impl %s", s.Domain, s.Property, s.Impl)
+	run, test := "go run ./cmd/verify run", s.GoTest()
+	if id := bugs.Active(); id != "" {
+		run = fmt.Sprintf("MEMVERIFY_BUG=%s go run -tags mutants ./cmd/verify run", id)
+		test = fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants", id, test)
+	}
+	cmd := fmt.Sprintf("%s -domain %s -property %s -impl %s", run, s.Domain, s.Property, s.Impl)
 	flags := generationFlags()
 	if seed != 0 {
 		flags = fmt.Sprintf(" -rapid.seed=%d", seed) + flags
 	}
-	return cmd + flags + "   (or: " + s.GoTest() + flags + ")"
+	return cmd + flags + "   (or: " + test + flags + noFailFile + ")"
 }
 
 // runSuites runs the selected suites with a progress line each.
@@ -84,7 +100,7 @@ func runSuites(o options) []SuiteResult {
 	out := make([]SuiteResult, 0, len(suites))
 	for i, s := range suites {
 		fmt.Printf("[%*d/%d] %-60s ", width(len(suites)), i+1, len(suites), s.Name())
-		res := runSuite(s)
+		res := runSuite(s, suiteTimeout())
 		fmt.Printf("%-4s %8s\n", res.Outcome, res.Duration.Round(time.Millisecond))
 		out = append(out, res)
 	}

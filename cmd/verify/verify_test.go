@@ -46,22 +46,87 @@ func TestReportShowsKillsSurvivorsAndRepro(t *testing.T) {
 }
 
 func TestSilentPropertiesAreThoseThatKilledNothing(t *testing.T) {
-	var selected []bugs.Bug
+	var results []MutantResult
 	for _, b := range bugs.Catalogue() {
-		if b.Domain == "refcount" && b.Impl == "Sharded" {
-			selected = append(selected, b)
+		if b.Domain == "refcount" {
+			results = append(results, MutantResult{Bug: b, Killed: true, By: "StateMachine", KilledBy: []string{"StateMachine"}})
 		}
 	}
-	if len(selected) == 0 {
+	if len(results) == 0 {
 		t.Fatal("no refcount bugs in the catalogue")
 	}
-	results := []MutantResult{{Bug: selected[0], Killed: true, By: "StateMachine", KilledBy: []string{"StateMachine", "ShardSpread"}}}
-	silent := silentProperties(selected, "", results)
+	results[0].KilledBy = append(results[0].KilledBy, "ShardSpread")
+	silent, unjudged := silentProperties("", results)
 	if slices.Contains(silent, "refcount/StateMachine") || slices.Contains(silent, "refcount/ShardSpread") {
 		t.Errorf("a property that killed a bug is reported silent: %v", silent)
 	}
 	if !slices.Contains(silent, "refcount/Linearizable") {
 		t.Errorf("Linearizable killed nothing here but is not reported: %v", silent)
+	}
+	if len(unjudged) > 0 {
+		t.Errorf("every refcount bug ran, yet the silence of %v is not judged", unjudged)
+	}
+}
+
+// TestSilenceIsJudgedOnlyWhereEveryBugItCouldKillRan: a filter that leaves
+// out the bugs a property kills must not make it look silent (-impl BBox
+// leaves out Exact's, which overlap/Symmetric and others kill; -bug leaves
+// out all but one), and neither may a child that did not finish. The
+// campaign still passes, saying the silence was not judged.
+func TestSilenceIsJudgedOnlyWhereEveryBugItCouldKillRan(t *testing.T) {
+	verdicts := func(keep func(bugs.Bug) bool) []MutantResult {
+		var out []MutantResult
+		for _, b := range bugs.Catalogue() {
+			if keep(b) {
+				out = append(out, MutantResult{Bug: b, Killed: true, By: b.Killer, KilledBy: []string{b.Killer}, Expected: true})
+			}
+		}
+		if len(out) == 0 {
+			t.Fatal("no bug selected")
+		}
+		return out
+	}
+	bbox := verdicts(func(b bugs.Bug) bool { return b.Domain == "overlap" && b.Impl == "BBox" })
+	oneBug := verdicts(func(b bugs.Bug) bool { return b.ID == "bank/align-by-mask" })
+	bank := verdicts(func(b bugs.Bug) bool { return b.Domain == "bank" })
+	for i := range bank {
+		if bank[i].Bug.Killer == "FreeListErrors" {
+			bank[i] = MutantResult{Bug: bank[i].Bug, Error: "timed out after 3m0s (hang?)"}
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		results  []MutantResult
+		unjudged []string
+	}{
+		{"-impl BBox", bbox, []string{"overlap/PermuteInvariant", "overlap/RejectsInvalid", "overlap/ReshapeInvariant", "overlap/Symmetric"}},
+		{"-bug bank/align-by-mask", oneBug, []string{"bank/FreeListErrors"}},
+		{"a child that timed out", bank, []string{"bank/FreeListErrors"}},
+	} {
+		silent, unjudged := silentProperties("", c.results)
+		for _, p := range c.unjudged {
+			if slices.Contains(silent, p) || !slices.Contains(unjudged, p) {
+				t.Errorf("%s: %s, not run against bugs it could kill, is not said to be unjudged: silent %v, unjudged %v", c.name, p, silent, unjudged)
+			}
+		}
+		camp := campaign{Seeds: []uint64{1}, Mutants: c.results, Silent: silent, Unjudged: unjudged}
+		if slices.ContainsFunc(c.results, func(r MutantResult) bool { return r.Error != "" }) {
+			continue // fails for its error, not for silence
+		}
+		if len(silent) > 0 {
+			t.Errorf("%s: reported silent %v", c.name, silent)
+		}
+		var code int
+		out := captureStdout(t, func() { code = printCampaignSummary(camp) })
+		_, note, _ := strings.Cut(out, "silence not judged for ")
+		if code != 0 || strings.Contains(out, "killed no seeded bug") || !strings.Contains(note, c.unjudged[0]) {
+			t.Errorf("%s: exit %d, want 0 and the silence said not judged:\n%s", c.name, code, out)
+		}
+		r := newReport()
+		r.Campaign = &camp
+		if _, note, _ := strings.Cut(r.markdown(), "silence not judged for "); !strings.Contains(note, c.unjudged[0]) {
+			t.Errorf("%s: the report does not say the silence was not judged:\n%s", c.name, r.markdown())
+		}
 	}
 }
 
