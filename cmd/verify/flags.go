@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/memverify/memverify/internal/bugs"
 )
 
 // commandFlags are the flags each command reads; "rapid.*" stands for every
@@ -100,6 +102,25 @@ func checkBudget(fromFlag bool) error {
 		return fmt.Errorf("-rapid.checks=%d: want at least 1 check", n)
 	}
 	return fmt.Errorf("RAPID_CHECKS=%s in the environment: want at least 1 check", os.Getenv("RAPID_CHECKS"))
+}
+
+// checkBugEnv refuses, for run, a MEMVERIFY_BUG that activates nothing: a
+// binary built without -tags mutants ignores it, and an id that is not in
+// the catalogue matches no seam, so every suite would pass as if the bug had
+// survived. (all and mutants take their bugs from the catalogue and run their
+// baseline without it.)
+func checkBugEnv(cmd string) error {
+	id := os.Getenv("MEMVERIFY_BUG")
+	switch {
+	case cmd != "run" || id == "":
+		return nil
+	case !bugs.Enabled:
+		return fmt.Errorf("MEMVERIFY_BUG=%s, but this binary has no seeded bugs: add -tags mutants (go run -tags mutants ./cmd/verify run ...)", id)
+	}
+	if _, ok := bugs.Lookup(bugs.ID(id)); !ok {
+		return fmt.Errorf("MEMVERIFY_BUG=%s is not a seeded bug (go run ./cmd/verify list shows them)", id)
+	}
+	return nil
 }
 
 // defineFlags registers verify's flags on the command line's flag set.

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/memverify/memverify/internal/bugs"
 )
 
 // TestStepsBelowOneAreRefused: with no step, a state machine draws no
@@ -35,5 +37,20 @@ func TestBenchFileRefusesRunFlags(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, "does not apply to bench -file") {
 			t.Errorf("verify %s: exit %d, stderr %q; want 2 and the flag refused", strings.Join(args, " "), code, stderr)
 		}
+	}
+}
+
+// TestRunRefusesABugItCannotActivate: run under MEMVERIFY_BUG is how a
+// seeded bug's failure is reproduced; in a binary without the seeded bugs,
+// or with an id that is not one, it would pass as if the bug survived.
+func TestRunRefusesABugItCannotActivate(t *testing.T) {
+	args := append(append([]string{"run"}, cheapSuite...), "-out", t.TempDir())
+	id, want := "bank/direction-unchecked", "-tags mutants" // a real bug, in a build without them
+	if bugs.Enabled {
+		id, want = "bank/no-such-bug", "not a seeded bug"
+	}
+	_, stderr, code := verify(t, []string{"MEMVERIFY_BUG=" + id}, args...)
+	if code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("run under MEMVERIFY_BUG=%s: exit %d, stderr %q; want 2 and %q", id, code, stderr, want)
 	}
 }

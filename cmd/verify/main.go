@@ -69,6 +69,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
 		os.Exit(2)
 	}
+	if err := checkBugEnv(cmd); err != nil {
+		fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
+		os.Exit(2)
+	}
 	userChecks := flagSet("rapid.checks")
 	// rapid writes fail files under testdata/ by default; a report run keeps none.
 	if !flagSet("rapid.nofailfile") {

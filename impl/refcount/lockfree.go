@@ -63,11 +63,16 @@ import (
 // table sized for its live keys and the keys the operation is inserting (load
 // at most 1/4, so a buffer with more holders than the table has slots gets a
 // table that holds them) and, up to 65536 slots, for the dead keys too, since
-// freed addresses tend to be registered again. A long probe run in a table
-// less than half used doubles it once; in a table already twice the size its
-// keys need, the keys collide in the hash itself, so the rebuild keeps the
-// capacity and doubles the probe limit instead: colliding addresses cost
-// probe length, not memory (compactedCap has the rules). The table never
+// freed addresses tend to be registered again. The rebuild for one key
+// sets the probe limit to twice the longest run of live keys, if that is
+// above the default, so the key finds a slot and dead keys that collide
+// in the hash (churn of new addresses) do not raise it (singleKeyLimit). A
+// long probe run met by a RegisterBuffer of several holders, whose
+// inserts can join runs, in a table less than half used doubles it once;
+// in a table already twice the size its keys need, the keys collide in the
+// hash itself, so the rebuild keeps the capacity and doubles the probe
+// limit instead: colliding addresses cost probe length, not memory
+// (compactedCap has the rules). The table never
 // shrinks below its initial capacity; it shrinks towards its live size when a
 // rebuild finds it mostly tombstones, not live keys. A rebuild takes the
 // slow-path mutex, freezes every slot and record of the old table (a frozen

@@ -72,15 +72,17 @@ func TestRatio(t *testing.T) {
 func TestPairedGrowth(t *testing.T) {
 	// One sample of the sweep: the per-size times, then the ratios that the
 	// sample measured within itself, which alone are judged.
+	// Top-down meets the goal throughout; bottom-up is the case under test.
 	sweep := func(mid, large string) Verdict {
 		return verdict(t, Judge(parse(t,
 			"BenchmarkBankFreeListSweep/dir=BottomUp/impl=FreeListOpt-2 1000 400 ns/op@100k 300 ns/op@10k 200 ns/op@1k "+large+" x@100k/1k "+mid+" x@10k/1k",
+			"BenchmarkBankFreeListSweep/dir=TopDown/impl=FreeListOpt-2 1000 300 ns/op@100k 250 ns/op@10k 200 ns/op@1k 1.5 x@100k/1k 1.25 x@10k/1k",
 		)), "its cost per operation")
 	}
 	// log2(100k)/log2(1k) = 1.667 and log2(10k)/log2(1k) = 1.333. The
 	// per-size medians here (×1.50, ×2.00) do not decide.
 	v := sweep("1.30", "1.65")
-	if v.Status != "met" || len(v.Cases) != 1 {
+	if v.Status != "met" || len(v.Cases) != 2 {
 		t.Errorf("×1.30 and ×1.65: %+v", v)
 	}
 	if want := "1k 200.0ns, 10k 300.0ns, 100k 400.0ns; within each sample 1k→10k ×1.30 (goal ≤ ×1.33), 1k→100k ×1.65 (goal ≤ ×1.67)"; v.Cases[0].Measured != want {
@@ -91,6 +93,13 @@ func TestPairedGrowth(t *testing.T) {
 	}
 	if v := sweep("1.35", "1.60"); v.Status != "not met" {
 		t.Errorf("×1.35 at 10k: %+v", v)
+	}
+	// One direction alone is half the goal.
+	v = verdict(t, Judge(parse(t,
+		"BenchmarkBankFreeListSweep/dir=BottomUp/impl=FreeListOpt-2 1000 400 ns/op@100k 300 ns/op@10k 200 ns/op@1k 1.6 x@100k/1k 1.3 x@10k/1k",
+	)), "its cost per operation")
+	if v.Status != "partly measured" || !strings.Contains(strings.Join(v.Missing, ";"), "dir=TopDown") {
+		t.Errorf("bottom-up alone: %+v; want partly measured, TopDown missing", v)
 	}
 }
 
