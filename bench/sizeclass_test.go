@@ -186,7 +186,8 @@ func scReplay(b *testing.B, p scPool, trace []scTraceOp, addrs []spec.Addr) {
 }
 
 // BenchmarkSizeclassMixed replays a mixed-size trace on one goroutine; one
-// op is one Alloc or one Free.
+// op is one replay of the whole trace, and ns/call its cost per Alloc or
+// Free.
 func BenchmarkSizeclassMixed(b *testing.B) {
 	trace := scTrace(4096, 1)
 	for _, im := range scImpls {

@@ -12,7 +12,7 @@ type ShardMapper interface {
 }
 
 // CheckShardSpread checks that aligned pointers, as allocators hand them out
-// (runs of 16-, 64-byte or page-aligned addresses from a random base), spread
+// (runs of 16-, 32-, 64-byte or page-aligned addresses from a random base), spread
 // evenly over the shards: every shard serves between 0.6 and 1.4 times its
 // fair share of 256 pointers per shard. An identity hash fails at once
 // (SCL-Core's std::hash<void*> sends every 16-byte-aligned pointer to shard 0

@@ -13,7 +13,7 @@ import (
 // commandFlags are the flags each command reads; "rapid.*" stands for every
 // flag of rapid's. A flag set for a command that does not read it is refused
 // (checkFlags): it would look as if it filtered or tuned the run while it
-// changed nothing. "bug" and "child-report" are not shown to users.
+// changed nothing. "child-report" is not shown to users.
 var commandFlags = map[string][]string{
 	"all":          {"domain", "property", "impl", "seeds", "jobs", "out", "bug", "rapid.*"},
 	"run":          {"domain", "property", "impl", "out", "rapid.*"},
@@ -67,7 +67,7 @@ func flagList(cmd string) string {
 	rapid := ""
 	for _, f := range commandFlags[cmd] {
 		switch f {
-		case "bug", "child-report":
+		case "child-report":
 		case "rapid.*":
 			rapid = ", rapid's flags"
 			if cmd == "mutants" {
@@ -136,7 +136,7 @@ func defineFlags(o *options, bo *benchOptions) {
 	flag.StringVar(&o.seeds, "seeds", "1,2,3", "mutants, all: the fixed rapid seeds each bug is run under")
 	flag.StringVar(&o.out, "out", "reports/latest", "where the report is written")
 	flag.IntVar(&o.jobs, "jobs", 2, "mutants, all: bugs run at once")
-	flag.StringVar(&o.bug, "bug", "", "internal (mutant child): the seeded bug to activate")
+	flag.StringVar(&o.bug, "bug", "", "mutants, all, list: only this seeded bug (its id, as list shows it)")
 	flag.StringVar(&o.childReport, "child-report", "", "internal (mutant child): the file to write the report to")
 }
 

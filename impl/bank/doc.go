@@ -44,8 +44,8 @@
 // hold up to 31 entries with keys and values in separate arrays; the
 // children of inner nodes live in a side array, so leaves (most nodes)
 // carry nothing else. One entry per allocation keeps 100k live blocks in
-// about 4.5k nodes of 256 bytes (1.15 MB), four levels deep (three at 1k
-// and 10k), where the earlier version (a treap of 64-byte nodes, two per
+// about 4k nodes of 256 bytes (about 1 MB, leaves four fifths full: see
+// below), four levels deep (three at 1k and 10k), where the earlier version (a treap of 64-byte nodes, two per
 // allocation, paths of over twenty nodes, plus a linked block list and a
 // hash map from addresses to blocks) spread the same state over several
 // times the memory and touched four structures per call. Slots above a

@@ -13,8 +13,8 @@
 //     inside it already cover, so that it touches every byte of its bounds.
 //     Raw views take a fused, branch-light pass (quick.go) guarded by one
 //     test after the loop: when the element size and every extent and
-//     |stride| are below 2^28 and the rank is at most 8, no product or sum
-//     in the pass can wrap, so it needs no per-term check. For views with
+//     |stride| are below 2^28, the offset below 2^62 and the rank at most 8,
+//     no product or sum in the pass can wrap, so it needs no per-term check. For views with
 //     non-negative strides (row-major tensors and blocks of their rows: the
 //     dense path), Exact itself runs that pass, simplified and inlined
 //     (denseSpan, written out for ranks 1 and 2 as denseSpan2), over each
@@ -64,8 +64,10 @@
 // measures a view and keeps its own copy (Prepared); ExactPrepared then
 // answers without validating again. Bounds returns just the validated
 // bounds of a view, and ExactBounded answers for two views given those
-// bounds, without copying anything: impl/tensormap keeps each entry's bounds
-// and view in its pool and calls ExactBounded only when the bounds meet.
+// bounds, without copying anything: impl/tensormap interns view layouts,
+// derives each entry's bounds from its lowest byte and layout, decides pairs
+// of one layout with the layout's ShiftPlan, and calls ExactBounded for other
+// pairs whose bounds meet.
 // PreparedChecker and BoundedChecker adapt both paths to a spec.Checker, so
 // that the properties hold them to the model.
 //
@@ -73,7 +75,7 @@
 // concurrent use. None allocates on any path but the error path, except
 // Prepare, which copies the view it keeps (and so PreparedChecker, which
 // prepares both views on every call: a caller with many queries prepares
-// each view once, as impl/tensormap does when it inserts one).
+// each view once).
 //
 // SeedGCD is the seed's hybrid rule, kept to be measured (see
 // props.OverlapAccuracy): it is not exact and must not track dependencies.

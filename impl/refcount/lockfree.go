@@ -58,7 +58,8 @@ import (
 //
 // The table starts at 16 slots (NewLockFreeN chooses, up to 2^24). A Register
 // or RegisterBuffer that would claim a fresh slot farther from its home than
-// the table's probe limit (16 + 2·log2(capacity) at first), or finds no free
+// the table's probe limit (18 + 2·log2(capacity) at first, at most the
+// capacity), or finds no free
 // slot at all, rebuilds the table: live entries only (tombstones go), into a
 // table sized for its live keys and the keys the operation is inserting (load
 // at most 1/4, so a buffer with more holders than the table has slots gets a
@@ -156,9 +157,10 @@ func newTable(capacity int) *table {
 	return &table{slots: make([]slot, capacity), mask: uint64(capacity - 1), limit: probeLimit(capacity)}
 }
 
-// probeLimit is the default limit of a table of capacity slots: a probe run
-// longer than 16 + 2·log2(capacity) is rare among random keys at a load of a
-// quarter, and a sign of keys that collide in the hash (see compactedCap).
+// probeLimit is the default limit of a table of capacity slots (a power of
+// two): a probe run longer than 18 + 2·log2(capacity) is rare among random
+// keys at a load of a quarter, and a sign of keys that collide in the hash
+// (see compactedCap).
 func probeLimit(capacity int) int {
 	return min(capacity, 16+2*bits.Len(uint(capacity)))
 }

@@ -27,8 +27,9 @@
 //     slot; at 64 Ki live entries the per-slot state outgrew the part of the
 //     last-level cache this machine gives one process, and a lookup of a
 //     random storage cost about three misses to memory instead of one:
-//     callgrind, with a simulated 4 MiB last level, counted 3.4 misses per
-//     op on the rows trace and 4.8 on tiles, against 1.1 and 1.2 now.)
+//     callgrind, with a simulated 4 MiB last level, counted 3.5 misses per
+//     op on the rows trace and 4.5 on tiles, against 1.2 and 1.1 now: see
+//     bench/README.md.)
 //   - Buckets hashed by the storage base only (Fibonacci hashing, a power of
 //     two at least Capacity): every view of a storage shares one chain, so
 //     views starting at different offsets are always compared. Chains are

@@ -3,7 +3,7 @@
 //
 // A seeded bug is a realistic defect planted in an implementation behind a guard:
 //
-//	if bugs.On(BugIdentityHash) {
+//	if bugs.On(BugIdentityShardHash) {
 //		return int(p) & (n - 1) // the defect
 //	}
 //

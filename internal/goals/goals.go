@@ -14,7 +14,7 @@
 // has times but no allocations; a run with impl=Sharded but not LockFree)
 // is "partly measured" while its measured cases hold, with what is missing
 // named, and "not met" once one misses. Judging from the same medians the tables show
-// means the "met?" column of bench/README.md is computed, not transcribed.
+// means the status column of bench/README.md is computed, not transcribed.
 //
 // Wall-clock goals are judged as measured. On a shared host the same code
 // can meet a bound in one run and miss it in the next; the verdict belongs
