@@ -3,6 +3,8 @@ package bank
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/memverify/memverify/internal/bugs"
 )
 
 // btree is a B+-tree of (k, v) entries of type K (uint32 or uint64: index.go
@@ -496,7 +498,9 @@ func (t *btree[K]) lend(c *cursor, p int32, k, v K) bool {
 			} else {
 				t.putSlot(x, p-m, k, v, 0, nilNode)
 			}
-			t.pull(px, i-1)
+			if !bugs.On(BugLendStaleNeighbour) {
+				t.pull(px, i-1)
+			}
 			t.pull(px, i)
 			return true
 		}

@@ -27,6 +27,7 @@ const (
 	BugPageUnchecked             bugs.ID = "bank/page-unchecked"
 	BugAlignByMask               bugs.ID = "bank/align-by-mask"
 	BugDirectionUnchecked        bugs.ID = "bank/direction-unchecked"
+	BugLendStaleNeighbour        bugs.ID = "bank/lend-stale-neighbour"
 )
 
 func init() {
@@ -74,5 +75,7 @@ func init() {
 			Summary: "sizes are rounded up with a mask, (n + a - 1) &^ (a - 1), which holds only for power-of-two alignments: with one of 48 a request is served short"},
 		bugs.Bug{ID: BugDirectionUnchecked, Domain: "bank", Impl: list, Killer: "FreeListErrors",
 			Summary: "a direction other than BottomUp and TopDown is served, as top-down by first fit and bottom-up by best fit"},
+		bugs.Bug{ID: BugLendStaleNeighbour, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
+			Summary: "a full leaf that lends entries to its left neighbour leaves the neighbour's slot in the parent as it was: its largest gap is stale, and first fit passes over a gap that fits or descends into one that does not (deep trees only: the suites build them with 4-entry nodes)"},
 	)
 }

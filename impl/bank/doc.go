@@ -108,6 +108,11 @@
 // few); huge pages for the arena and the benchmark's slice (no clear change
 // at 100k, so the TLB is not what grows).
 //
+// NewFreeListOptWith builds the same list with narrower nodes or 64-bit
+// keys (FreeListOptions). No caller needs them for speed; the catalogue runs
+// FreeListOpt's properties under four layouts, so that the few dozen blocks
+// of a generated range build deep trees and use both key widths.
+//
 // Allocate, AllocateAt and Free cost O(log n) in the number of blocks,
 // AllocateAvoiding O((k+1) log n + k log k) for k avoided ranges, Stats
 // O(1), Blocks and State O(n), Restore O(n log n) for the sort and O(n) to

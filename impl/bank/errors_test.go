@@ -1,6 +1,7 @@
 package bank_test
 
 import (
+	"errors"
 	"testing"
 
 	impl "github.com/memverify/memverify/impl/bank"
@@ -25,4 +26,19 @@ func TestFreeListOptErrors(t *testing.T) {
 
 func TestConcurrentErrors(t *testing.T) {
 	props.CheckBanksErrors(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+}
+
+// A node width FreeListOptWith cannot build is refused, not clamped.
+func TestFreeListOptionsOutOfRange(t *testing.T) {
+	cfg := spec.Config{Size: 64, Alignment: 8}
+	for _, w := range []int{-1, impl.MinNodeWidth - 1, impl.MaxNodeWidth + 1} {
+		if l, err := impl.NewFreeListOptWith(cfg, impl.FreeListOptions{NodeWidth: w}); !errors.Is(err, spec.ErrInvalidConfig) {
+			t.Errorf("NodeWidth %d: %v, %v; want ErrInvalidConfig", w, l, err)
+		}
+	}
+	for _, o := range []impl.FreeListOptions{{}, {NodeWidth: impl.MinNodeWidth}, {NodeWidth: impl.MaxNodeWidth, WideKeys: true}} {
+		if _, err := impl.NewFreeListOptWith(cfg, o); err != nil {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
 }

@@ -38,6 +38,35 @@ func NewFreeListOpt(cfg spec.Config) (*FreeListOpt, error) {
 	return newFreeListOpt(cfg, 0, false)
 }
 
+// FreeListOptions tunes the layout of a FreeListOpt's trees. The zero value
+// is NewFreeListOpt's, the fastest. The others are for verification: they
+// let a few dozen blocks build the deep trees (splits, lending between
+// leaves, merges, annotations refreshed across levels) and 64-bit keys that
+// only lists of thousands of blocks and ranges of 2^32 units reach
+// otherwise, so that properties over small ranges exercise those paths.
+type FreeListOptions struct {
+	// NodeWidth is the most entries a node holds, MinNodeWidth to
+	// MaxNodeWidth; 0 is the default (31 with 32-bit keys, 15 with 64).
+	NodeWidth int
+	// WideKeys keeps keys and values in 64 bits even when the range fits 32.
+	WideKeys bool
+}
+
+// The node widths FreeListOptions accepts.
+const (
+	MinNodeWidth = 4
+	MaxNodeWidth = fan
+)
+
+// NewFreeListOptWith is NewFreeListOpt with the layout of opt; a NodeWidth
+// out of range is ErrInvalidConfig.
+func NewFreeListOptWith(cfg spec.Config, opt FreeListOptions) (*FreeListOpt, error) {
+	if w := opt.NodeWidth; w != 0 && (w < MinNodeWidth || w > MaxNodeWidth) {
+		return nil, fmt.Errorf("%w: node width %d outside [%d, %d]", spec.ErrInvalidConfig, w, MinNodeWidth, MaxNodeWidth)
+	}
+	return newFreeListOpt(cfg, int32(opt.NodeWidth), opt.WideKeys)
+}
+
 // newFreeListOpt is NewFreeListOpt with trees of nodes of width entries
 // (4..fan; 0 is the default), at 64 bits if wide even when the range fits
 // 32; tests use narrow nodes to build deep trees from few blocks, and both

@@ -7,24 +7,45 @@ import (
 	"pgregory.net/rapid"
 )
 
+// freeListOptLayouts are the tree layouts FreeListOpt's suites run under.
+// The properties' ranges hold a few dozen blocks, one leaf of the default
+// 31-entry nodes: nodes of 4 entries make the same blocks a tree of several
+// levels, which splits, lends between leaves, merges and refreshes
+// annotations across levels, and 64-bit keys take the code that ranges of
+// 2^32 units and more use.
+var freeListOptLayouts = []impl.FreeListOptions{
+	{},
+	{NodeWidth: impl.MinNodeWidth},
+	{NodeWidth: impl.MinNodeWidth, WideKeys: true},
+	{WideKeys: true},
+}
+
 func init() {
+	var opt []props.FreeListFactory
+	for _, o := range freeListOptLayouts {
+		opt = append(opt, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOptWith(c, o) })
+	}
 	lists := []struct {
-		name string
-		make props.FreeListFactory
+		name  string
+		makes []props.FreeListFactory
 	}{
-		{"Model", func(c spec.Config) (spec.FreeList, error) { return spec.NewModel(c) }},
-		{"FreeListOpt", func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) }},
+		{"Model", []props.FreeListFactory{func(c spec.Config) (spec.FreeList, error) { return spec.NewModel(c) }}},
+		{"FreeListOpt", opt},
+	}
+	each := func(check func(rapid.TB, props.FreeListFactory), makes []props.FreeListFactory) func(rapid.TB) {
+		return func(t rapid.TB) {
+			for _, f := range makes {
+				check(t, f)
+			}
+		}
 	}
 	for _, l := range lists {
 		// Against the model itself the differential part proves nothing, but the
 		// invariants, the final free-all and the round trip still check the model.
 		Add(
-			Suite{Domain: "bank", Property: "FreeListStateMachine", Impl: l.name,
-				Run: func(t rapid.TB) { props.CheckFreeList(t, l.make) }},
-			Suite{Domain: "bank", Property: "FreeListBestFit", Impl: l.name,
-				Run: func(t rapid.TB) { props.CheckFreeListBestFit(t, l.make) }},
-			Suite{Domain: "bank", Property: "FreeListRoundTrip", Impl: l.name,
-				Run: func(t rapid.TB) { props.CheckFreeListRoundTrip(t, l.make) }},
+			Suite{Domain: "bank", Property: "FreeListStateMachine", Impl: l.name, Run: each(props.CheckFreeList, l.makes)},
+			Suite{Domain: "bank", Property: "FreeListBestFit", Impl: l.name, Run: each(props.CheckFreeListBestFit, l.makes)},
+			Suite{Domain: "bank", Property: "FreeListRoundTrip", Impl: l.name, Run: each(props.CheckFreeListRoundTrip, l.makes)},
 		)
 	}
 }
