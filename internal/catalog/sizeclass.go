@@ -8,24 +8,40 @@ import (
 )
 
 // sizeclassPools names every Pool: the model and each implementation, with
-// the factories the sequential property uses (seq: each runs the whole
-// property) and the one the concurrent properties use (par, nil for the
-// model). The Sharded pool has small shard caches, so flushes to the
+// the factories the sequential property uses (seq) and those the concurrent
+// properties use (par, none for the model); each factory runs the whole
+// property. The Sharded pool has small shard caches, so flushes to the
 // central lists happen within short op sequences. Sequentially it runs
 // twice: spreading calls over its shards under their mutexes, so that one
 // goroutine steals from other shards too, and on its P's shard under the
-// pin, the path that concurrent callers take.
+// pin, the path that concurrent callers take. Concurrently it runs with four
+// shards and with one, so that on a machine of two or more Ps a goroutine on
+// a P without a shard takes the central lists, as Ps added after the pool
+// was made do.
 var sizeclassPools = []struct {
 	name string
 	seq  []props.PoolFactory
-	par  props.PoolFactory
+	par  []props.PoolFactory
 }{
 	{"Model", []props.PoolFactory{func(d spec.Device, c spec.Config) (spec.Pool, error) { return spec.NewModel(d, c) }}, nil},
-	{"Mutex", []props.PoolFactory{newMutexPool}, newMutexPool},
+	{"Mutex", []props.PoolFactory{newMutexPool}, []props.PoolFactory{newMutexPool}},
 	{"Sharded", []props.PoolFactory{func(d spec.Device, c spec.Config) (spec.Pool, error) {
 		return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 4, Capacity: 2, Spread: true})
-	}, newShardedPool}, newShardedPool},
-	{"LockFree", []props.PoolFactory{newLockFreePool}, newLockFreePool},
+	}, newShardedPool}, []props.PoolFactory{newShardedPool, newOneShardPool}},
+	{"LockFree", []props.PoolFactory{newLockFreePool}, []props.PoolFactory{newLockFreePool}},
+}
+
+func newOneShardPool(d spec.Device, c spec.Config) (spec.Pool, error) {
+	return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 1, Capacity: 2})
+}
+
+// eachPool runs check against every factory of fs in turn.
+func eachPool(check func(rapid.TB, props.PoolFactory), fs []props.PoolFactory) func(rapid.TB) {
+	return func(t rapid.TB) {
+		for _, f := range fs {
+			check(t, f)
+		}
+	}
 }
 
 func newShardedPool(d spec.Device, c spec.Config) (spec.Pool, error) {
@@ -43,22 +59,22 @@ func init() {
 					props.CheckPool(t, f)
 				}
 			}})
-		if p.par == nil {
+		if len(p.par) == 0 {
 			continue
 		}
 		Add(
 			Suite{Domain: "sizeclass", Property: "Concurrent", Impl: p.name,
-				Run: func(t rapid.TB) { props.CheckPoolConcurrent(t, p.par) }},
+				Run: eachPool(props.CheckPoolConcurrent, p.par)},
 			Suite{Domain: "sizeclass", Property: "Exclusive", Impl: p.name,
-				Run: func(t rapid.TB) { props.CheckPoolExclusive(t, p.par) }},
+				Run: eachPool(props.CheckPoolExclusive, p.par)},
 			Suite{Domain: "sizeclass", Property: "DoubleFreeRace", Impl: p.name,
-				Run: func(t rapid.TB) { props.CheckPoolDoubleFreeRace(t, p.par) }},
+				Run: eachPool(props.CheckPoolDoubleFreeRace, p.par)},
 			Suite{Domain: "sizeclass", Property: "Linearizable", Impl: p.name,
-				Run: func(t rapid.TB) { props.CheckPoolLinearizable(t, p.par) }},
+				Run: eachPool(props.CheckPoolLinearizable, p.par)},
 			Suite{Domain: "sizeclass", Property: "CloseRace", Impl: p.name,
-				Run: func(t rapid.TB) { props.CheckPoolCloseRace(t, p.par) }},
+				Run: eachPool(props.CheckPoolCloseRace, p.par)},
 			Suite{Domain: "sizeclass", Property: "PinnedTrimRace", Impl: p.name,
-				Run: func(t rapid.TB) { props.CheckPoolPinnedTrimRace(t, p.par) }},
+				Run: eachPool(props.CheckPoolPinnedTrimRace, p.par)},
 		)
 	}
 	deferred := []struct {
