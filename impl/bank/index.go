@@ -155,7 +155,7 @@ func (ix *index) at(c *cursor) (k, v uint64) {
 }
 
 // span is the entry c points at and the key of the entry after it (ok
-// false at the end): at and nextKey in one call, the list's most frequent.
+// false at the end): at and btree.nextKey in one call, the list's most frequent.
 func (ix *index) span(c *cursor) (k, v, next uint64, ok bool) {
 	if ix.wide {
 		k, v = ix.full.at(c)
@@ -178,20 +178,6 @@ func (ix *index) prevValue(c *cursor) uint64 {
 		u = uint64(ix.narrow.nodes[c.node[l]].v[c.pos[l]-1])
 	}
 	return ix.dec(u, ix.vbase)
-}
-
-// nextKey is the key of the entry after c's, as btree.nextKey.
-func (ix *index) nextKey(c *cursor) (uint64, bool) {
-	var k uint64
-	var ok bool
-	if ix.wide {
-		k, ok = ix.full.nextKey(c)
-	} else {
-		var k32 uint32
-		k32, ok = ix.narrow.nextKey(c)
-		k = uint64(k32)
-	}
-	return ix.dec(k, ix.kbase), ok
 }
 
 // top is the largest value (the base when empty).
