@@ -1,17 +1,20 @@
 package props
 
 import (
+	"errors"
+
 	"github.com/memverify/memverify/model/overlap"
 	"pgregory.net/rapid"
 )
 
-// CheckTensorMapTooHard checks that a map counts the solver's TooHard as a
-// dependency. It runs the CheckTensorMap state machine with a solver, given to
-// the model and to the map under test alike, that answers TooHard for about
-// half of the pairs of views whose bytes are in fact disjoint although their
-// byte bounds intersect (the pairs a real exact solver may give up on), and
-// the truth otherwise. The model counts TooHard as a dependency, so a map
-// that treats it as independence reports fewer producers and fails.
+// CheckTensorMapTooHard checks that a map counts the solver's TooHard, and
+// its errors, as a dependency. It runs the CheckTensorMap state machine with
+// a solver, given to the model and to the map under test alike, that gives
+// up on about half of the pairs of views whose bytes are in fact disjoint
+// although their byte bounds intersect (the pairs a real exact solver may
+// give up on) — with TooHard, or for a quarter of them with an error — and
+// answers the truth otherwise. The model counts both as a dependency, so a
+// map that treats either as independence reports fewer producers and fails.
 //
 // The solver answers No whenever the bounds are disjoint, as every sound
 // solver does, so a map may keep its bounding-box prefilter.
@@ -24,8 +27,8 @@ func CheckTensorMapTooHard(t rapid.TB, factory TensorMapFactory) {
 }
 
 // tooHardChecker returns a pure, symmetric solver: the brute-force truth,
-// except that a disjoint pair with intersecting bounds gets TooHard when a
-// hash of the pair (salted per run) says so.
+// except that a disjoint pair with intersecting bounds gets TooHard, or an
+// error, when a hash of the pair (salted per run) says so.
 func tooHardChecker(salt uint64) overlap.Checker {
 	hashView := func(v overlap.View) uint64 {
 		h := tmMix64(salt ^ uint64(v.Offset))
@@ -46,12 +49,19 @@ func tooHardChecker(salt uint64) overlap.Checker {
 		if !aok || !bok || ahi < blo || bhi < alo {
 			return overlap.No, nil
 		}
-		if (hashView(a)^hashView(b))>>63 == 1 {
+		switch h := hashView(a) ^ hashView(b); {
+		case h>>62 == 3:
+			return overlap.TooHard, errSolverGaveUp
+		case h>>63 == 1:
 			return overlap.TooHard, nil
 		}
 		return overlap.No, nil
 	}
 }
+
+// errSolverGaveUp is tooHardChecker's error, as a solver might report running
+// out of its budget.
+var errSolverGaveUp = errors.New("solver gave up")
 
 // tmMix64 is a fixed 64-bit finalizer (splitmix64's): deterministic, so a
 // shrunk counterexample replays with the same verdicts.

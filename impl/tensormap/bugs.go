@@ -20,6 +20,7 @@ const (
 	BugExtent32          bugs.ID = "tensormap/extent-32-bits"
 	BugLayoutIgnoresElem bugs.ID = "tensormap/layout-ignores-elem"
 	BugLayoutUncounted   bugs.ID = "tensormap/layout-uncounted"
+	BugSolverErrorNo     bugs.ID = "tensormap/solver-error-no-dependency"
 )
 
 func init() {
@@ -33,6 +34,7 @@ func init() {
 	reg(BugRetireOffByOne, sm, "lazy invalidation treats the retire threshold task itself as retired (task > threshold instead of >=)")
 	reg(BugSilentTruncation, sm, "LookupAll stops at its limit and returns no error, silently dropping producers")
 	reg(BugTooHardNo, th, "a TooHard verdict from the overlap solver is treated as independent instead of as a dependency")
+	reg(BugSolverErrorNo, th, "an error from a custom solver on views the map validated is treated as independent instead of as a dependency")
 	reg(BugStaleTaskHead, sm, "per-task chain heads are trusted without checking which task now owns the slot they name (after slot reuse or a window wrap), so retire cleanup unlinks another task's live entry")
 	reg(BugBBoxOnly, sm, "overlap decided by bounding boxes alone (the seed's extended TensorMap), reporting producers that touch no common byte")
 	reg(BugNoStorageCheck, sm, "entries in one bucket are compared without checking the storage, so a hash collision between storages creates a dependency")

@@ -158,7 +158,7 @@ func (r *Ring) depends(i int32, q *query) bool {
 	} else {
 		var err error
 		if v, err = r.solver(r.layouts.view(nd.layout, lo), q.view); err != nil {
-			return true
+			return !bugs.On(BugSolverErrorNo)
 		}
 	}
 	if v == overlap.TooHard && bugs.On(BugTooHardNo) {
