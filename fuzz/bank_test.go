@@ -84,6 +84,12 @@ func decodeListOp(r rawListOp, cfg spec.Config, m *spec.Model, snaps []spec.Stat
 // FuzzFreeList runs a decoded configuration and op sequence against the
 // model and FreeListOpt (first fit, then best fit), comparing results,
 // blocks, statistics and state after every op.
+// fuzzLayouts are the tree layouts each input runs under: the default, whose
+// one leaf holds every block a decoded range has room for, and 4-entry nodes,
+// which make the same blocks a tree of several levels, with 32- and 64-bit
+// keys.
+var fuzzLayouts = []impl.FreeListOptions{{}, {NodeWidth: impl.MinNodeWidth}, {NodeWidth: impl.MinNodeWidth, WideKeys: true}}
+
 func FuzzFreeList(f *testing.F) {
 	f.Add([]byte("allocate, free, coalesce"))
 	f.Add([]byte{0, 20, 1, 3, 0, 0, 0, 0, 0, 0, 0x30, 0, 1, 0, 0, 0, 0, 0x50, 0, 3, 0, 0, 1, 0, 0, 0})
@@ -94,20 +100,22 @@ func FuzzFreeList(f *testing.F) {
 		}
 		gofuzz.NewFromGoFuzz(data).NilChance(0).NumElements(0, 32).Fuzz(&raw)
 		for _, policy := range []spec.Policy{spec.FirstFit, spec.BestFit} {
-			cfg := decodeListConfig(raw.Config, policy)
-			d, err := props.NewFreeListDiff(cfg, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
-			if err != nil {
-				t.Fatalf("%v: %v", policy, err)
-			}
-			snaps := []spec.State{d.Model.State()}
-			for _, r := range raw.Ops {
-				if err := d.Apply(decodeListOp(r, cfg, d.Model, snaps)); err != nil {
-					t.Fatalf("%v: %v", policy, err)
+			for _, layout := range fuzzLayouts {
+				cfg := decodeListConfig(raw.Config, policy)
+				d, err := props.NewFreeListDiff(cfg, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOptWith(c, layout) })
+				if err != nil {
+					t.Fatalf("%v %+v: %v", policy, layout, err)
 				}
-				snaps = append(snaps, d.Model.State())
-			}
-			if err := d.FreeAll(); err != nil {
-				t.Fatalf("%v: %v", policy, err)
+				snaps := []spec.State{d.Model.State()}
+				for _, r := range raw.Ops {
+					if err := d.Apply(decodeListOp(r, cfg, d.Model, snaps)); err != nil {
+						t.Fatalf("%v %+v: %v", policy, layout, err)
+					}
+					snaps = append(snaps, d.Model.State())
+				}
+				if err := d.FreeAll(); err != nil {
+					t.Fatalf("%v %+v: %v", policy, layout, err)
+				}
 			}
 		}
 	})
