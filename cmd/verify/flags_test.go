@@ -54,3 +54,14 @@ func TestRunRefusesABugItCannotActivate(t *testing.T) {
 		t.Errorf("run under MEMVERIFY_BUG=%s: exit %d, stderr %q; want 2 and %q", id, code, stderr, want)
 	}
 }
+
+// TestListRefusesAnUnknownBug: -bug names one bug; a list without it would
+// read as if the bug had no suites.
+func TestListRefusesAnUnknownBug(t *testing.T) {
+	if _, stderr, code := verify(t, nil, "list", "-bug", "bank/no-such-bug"); code != 2 || !strings.Contains(stderr, "no-such-bug") {
+		t.Errorf("list -bug bank/no-such-bug: exit %d, stderr %q; want 2", code, stderr)
+	}
+	if stdout, _, code := verify(t, nil, "list", "-bug", "bank/one-sided-coalesce"); code != 0 || !strings.Contains(stdout, "bank/one-sided-coalesce") {
+		t.Errorf("list -bug bank/one-sided-coalesce: exit %d:\n%s", code, stdout)
+	}
+}

@@ -149,6 +149,10 @@ func runSuitesCmd(o options) int {
 // misspelt filter must not read as an empty catalogue.
 func list(o options) int {
 	suites, seeded := catalog.Select(o.domain, o.property, o.impl), selectBugs(o)
+	if o.bug != "" && len(seeded) == 0 {
+		fmt.Fprintf(os.Stderr, "verify: no seeded bug %q matches the filters\n", o.bug)
+		return 2
+	}
 	if len(suites) == 0 && len(seeded) == 0 {
 		fmt.Fprintln(os.Stderr, "verify: no suite and no seeded bug match the filters")
 		return 2
