@@ -81,14 +81,15 @@ func decodeListOp(r rawListOp, cfg spec.Config, m *spec.Model, snaps []spec.Stat
 	return op
 }
 
-// FuzzFreeList runs a decoded configuration and op sequence against the
-// model and FreeListOpt (first fit, then best fit), comparing results,
-// blocks, statistics and state after every op.
 // fuzzLayouts are the tree layouts each input runs under: the default, whose
-// one leaf holds every block a decoded range has room for, and 4-entry nodes,
-// which make the same blocks a tree of several levels, with 32- and 64-bit
-// keys.
+// one or two leaves hold every block a decoded range has room for, and
+// 4-entry nodes, which make the same blocks a tree of several levels, with
+// 32- and 64-bit keys.
 var fuzzLayouts = []impl.FreeListOptions{{}, {NodeWidth: impl.MinNodeWidth}, {NodeWidth: impl.MinNodeWidth, WideKeys: true}}
+
+// FuzzFreeList runs a decoded configuration and op sequence against the
+// model and FreeListOpt (first fit, then best fit; each under fuzzLayouts),
+// comparing results, blocks, statistics and state after every op.
 
 func FuzzFreeList(f *testing.F) {
 	f.Add([]byte("allocate, free, coalesce"))

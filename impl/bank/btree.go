@@ -48,7 +48,9 @@ const (
 	wideFan = 15
 	// maxDepth bounds the height. A tree of height h holds at least
 	// 2·(max/2)^(h-1) entries: 17 levels at width 15 would take 2^43
-	// entries, and at the narrowest width tests use (4), 2^17.
+	// entries, far past memory. A narrower node reaches it sooner (at 4
+	// entries, with 2^17), so NewFreeListOptWith accepts one only for a
+	// range too small to hold that many blocks (fitsDepth).
 	maxDepth = 16
 	// nilNode is no node.
 	nilNode int32 = -1

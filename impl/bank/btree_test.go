@@ -1,6 +1,7 @@
 package bank
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -309,5 +310,37 @@ func TestNodeSize(t *testing.T) {
 	var nd32 bnode[uint32]
 	if end := unsafe.Offsetof(nd32.v); end != 128 {
 		t.Fatalf("32-bit values start at byte %d, want 128", end)
+	}
+}
+
+// TestNarrowTreeStaysWithinItsDepth: top-down allocation of unit blocks
+// leaves nodes at their fewest entries; with 4-entry nodes a list of about
+// 300,000 blocks outgrew the tree's 16 levels (an index out of range in the
+// descent). NewFreeListOptWith refuses a width too narrow for its range,
+// and the widest range it accepts at 4 entries stays within the bound when
+// filled this way.
+func TestNarrowTreeStaysWithinItsDepth(t *testing.T) {
+	big := spec.Config{Size: 1 << 20, Alignment: 1}
+	if _, err := NewFreeListOptWith(big, FreeListOptions{NodeWidth: MinNodeWidth}); !errors.Is(err, spec.ErrInvalidConfig) {
+		t.Fatalf("nodes of %d entries over 2^20 units: %v; want ErrInvalidConfig", MinNodeWidth, err)
+	}
+	units := uint64(1 << 16)
+	for fitsDepth(MinNodeWidth, units) {
+		units *= 2
+	}
+	for !fitsDepth(MinNodeWidth, units) {
+		units--
+	}
+	f, err := NewFreeListOptWith(spec.Config{Size: int64(units), Alignment: 1}, FreeListOptions{NodeWidth: MinNodeWidth})
+	if err != nil {
+		t.Fatalf("%d units, the most fitsDepth accepts: %v", units, err)
+	}
+	for i := range units {
+		if _, err := f.Allocate(1, spec.TopDown, 0); err != nil {
+			t.Fatalf("allocation %d of %d: %v", i, units, err)
+		}
+	}
+	if h := f.blocks.height(); h > maxDepth {
+		t.Fatalf("height %d over %d", h, maxDepth)
 	}
 }

@@ -76,6 +76,6 @@ func init() {
 		bugs.Bug{ID: BugDirectionUnchecked, Domain: "bank", Impl: list, Killer: "FreeListErrors",
 			Summary: "a direction other than BottomUp and TopDown is served, as top-down by first fit and bottom-up by best fit"},
 		bugs.Bug{ID: BugLendStaleNeighbour, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
-			Summary: "a full leaf that lends entries to its left neighbour leaves the neighbour's slot in the parent as it was: its largest gap is stale, and first fit passes over a gap that fits or descends into one that does not (deep trees only: the suites build them with 4-entry nodes)"},
+			Summary: "a full leaf that lends entries to its left neighbour leaves the neighbour's slot in the parent as it was: its largest gap is stale, and first fit passes over a gap that fits or descends into one that does not (trees of several levels only: the suites build them with 4-entry nodes)"},
 	)
 }

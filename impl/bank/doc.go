@@ -111,7 +111,8 @@
 // NewFreeListOptWith builds the same list with narrower nodes or 64-bit
 // keys (FreeListOptions). No caller needs them for speed; the catalogue runs
 // FreeListOpt's properties under four layouts, so that the few dozen blocks
-// of a generated range build deep trees and use both key widths.
+// of a generated range build trees of several levels and use both key
+// widths.
 //
 // Allocate, AllocateAt and Free cost O(log n) in the number of blocks,
 // AllocateAvoiding O((k+1) log n + k log k) for k avoided ranges, Stats

@@ -3,6 +3,7 @@ package bank
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/bank"
@@ -40,9 +41,9 @@ func NewFreeListOpt(cfg spec.Config) (*FreeListOpt, error) {
 
 // FreeListOptions tunes the layout of a FreeListOpt's trees. The zero value
 // is NewFreeListOpt's, the fastest. The others are for verification: they
-// let a few dozen blocks build the deep trees (splits, lending between
-// leaves, merges, annotations refreshed across levels) and 64-bit keys that
-// only lists of thousands of blocks and ranges of 2^32 units reach
+// let a few dozen blocks build the trees of several levels (splits, lending
+// between leaves, merges, annotations refreshed across levels) and 64-bit
+// keys that only lists of hundreds of blocks and ranges of 2^32 units reach
 // otherwise, so that properties over small ranges exercise those paths.
 type FreeListOptions struct {
 	// NodeWidth is the most entries a node holds, MinNodeWidth to
@@ -58,13 +59,35 @@ const (
 	MaxNodeWidth = fan
 )
 
-// NewFreeListOptWith is NewFreeListOpt with the layout of opt; a NodeWidth
-// out of range is ErrInvalidConfig.
+// NewFreeListOptWith is NewFreeListOpt with the layout of opt. A NodeWidth
+// out of range is ErrInvalidConfig, and so is one too narrow for the range:
+// its tree could grow past the height the list's cursors hold (maxDepth),
+// which at 4 entries a node takes 2^16 blocks, at 8 entries 2^31.
 func NewFreeListOptWith(cfg spec.Config, opt FreeListOptions) (*FreeListOpt, error) {
-	if w := opt.NodeWidth; w != 0 && (w < MinNodeWidth || w > MaxNodeWidth) {
+	w := opt.NodeWidth
+	if w != 0 && (w < MinNodeWidth || w > MaxNodeWidth) {
 		return nil, fmt.Errorf("%w: node width %d outside [%d, %d]", spec.ErrInvalidConfig, w, MinNodeWidth, MaxNodeWidth)
 	}
-	return newFreeListOpt(cfg, int32(opt.NodeWidth), opt.WideKeys)
+	if w != 0 && cfg.Alignment > 0 && cfg.Size > 0 && !fitsDepth(w, uint64(cfg.Size)>>bits.TrailingZeros64(uint64(cfg.Alignment))) {
+		return nil, fmt.Errorf("%w: nodes of %d entries cannot hold the blocks of %d units in %d levels", spec.ErrInvalidConfig, w, cfg.Size/cfg.Alignment, maxDepth)
+	}
+	return newFreeListOpt(cfg, int32(w), opt.WideKeys)
+}
+
+// fitsDepth reports whether a tree of nodes of width entries stays within
+// maxDepth levels whatever it holds of a range of units allocation units:
+// at most units+1 entries (a block takes a unit at least, and the head
+// entry one more), where maxDepth levels hold at least 2·(width/2)^(maxDepth-1).
+func fitsDepth(width int, units uint64) bool {
+	least := uint64(2) // entries of a tree of maxDepth levels, at the fewest
+	for range maxDepth - 1 {
+		hi, lo := bits.Mul64(least, uint64(width/2))
+		if hi != 0 {
+			return true // beyond any range
+		}
+		least = lo
+	}
+	return units < least-1
 }
 
 // newFreeListOpt is NewFreeListOpt with trees of nodes of width entries

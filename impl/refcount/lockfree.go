@@ -65,9 +65,10 @@ import (
 // at most 1/4, so a buffer with more holders than the table has slots gets a
 // table that holds them) and, up to 65536 slots, for the dead keys too, since
 // freed addresses tend to be registered again. The rebuild for one key
-// sets the probe limit to twice the longest run of live keys, if that is
-// above the default, so the key finds a slot and dead keys that collide
-// in the hash (churn of new addresses) do not raise it (singleKeyLimit). A
+// sets the probe limit to one more than twice the longest run of live keys,
+// if that is above the default, so the key finds a slot and dead keys that
+// collide in the hash (churn of new addresses) do not raise it
+// (singleKeyLimit). A
 // long probe run met by a RegisterBuffer of several holders, whose
 // inserts can join runs, in a table less than half used doubles it once;
 // in a table already twice the size its keys need, the keys collide in the

@@ -8,9 +8,9 @@ import (
 )
 
 // freeListOptLayouts are the tree layouts FreeListOpt's suites run under.
-// The properties' ranges hold a few dozen blocks, one leaf of the default
-// 31-entry nodes: nodes of 4 entries make the same blocks a tree of several
-// levels, which splits, lends between leaves, merges and refreshes
+// The properties' ranges hold a few dozen blocks, one or two leaves of the
+// default 31-entry nodes: nodes of 4 entries make the same blocks a tree of
+// several levels, which splits, lends between leaves, merges and refreshes
 // annotations across levels, and 64-bit keys take the code that ranges of
 // 2^32 units and more use.
 var freeListOptLayouts = []impl.FreeListOptions{
@@ -90,7 +90,9 @@ func init() {
 			}},
 		Suite{Domain: "bank", Property: "FreeListErrors", Impl: "FreeListOpt",
 			Run: func(t rapid.TB) {
-				props.CheckFreeListErrors(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
+				for _, o := range freeListOptLayouts {
+					props.CheckFreeListErrors(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOptWith(c, o) })
+				}
 			}},
 		Suite{Domain: "bank", Property: "BanksErrors", Impl: "Model",
 			Run: func(t rapid.TB) {
