@@ -41,21 +41,7 @@ func CheckPoolCloseRace(t rapid.TB, factory PoolFactory) {
 		// Warm-up: cache some blocks of every class, more than a per-P
 		// front cache holds (so that some sit deeper, in shared lists or
 		// stacks), and keep some blocks in use.
-		for i, size := range cfg.Classes {
-			var addrs []spec.Addr
-			for range rapid.IntRange(0, 24).Draw(rt, fmt.Sprintf("cached%d", i)) {
-				a, err := pool.Alloc(size)
-				if err != nil {
-					rt.Fatalf("warm-up Alloc(%d): %v", size, err)
-				}
-				addrs = append(addrs, a)
-			}
-			for _, a := range addrs {
-				if err := pool.Free(a); err != nil {
-					rt.Fatalf("warm-up Free(%v): %v", a, err)
-				}
-			}
-		}
+		cacheBlocks(rt, pool, cfg, 24)
 		warm := drawPlan(rt, cfg, "warm.")
 		held := runPlan(pool, warm, nil).live
 

@@ -1,6 +1,7 @@
 package props
 
 import (
+	"fmt"
 	"math"
 
 	spec "github.com/memverify/memverify/model/sizeclass"
@@ -24,6 +25,26 @@ func newSmallPool(t *rapid.T, factory PoolFactory) (spec.Config, *spec.SimDevice
 		t.Fatalf("factory: %v", err)
 	}
 	return cfg, dev, pool
+}
+
+// cacheBlocks allocates up to most blocks of every class of cfg from pool (a
+// drawn number) and frees them, so that the pool starts with blocks cached.
+func cacheBlocks(t *rapid.T, pool spec.Pool, cfg spec.Config, most int) {
+	for i, size := range cfg.Classes {
+		var addrs []spec.Addr
+		for range rapid.IntRange(0, most).Draw(t, fmt.Sprintf("cached%d", i)) {
+			a, err := pool.Alloc(size)
+			if err != nil {
+				t.Fatalf("warm-up Alloc(%d): %v", size, err)
+			}
+			addrs = append(addrs, a)
+		}
+		for _, a := range addrs {
+			if err := pool.Free(a); err != nil {
+				t.Fatalf("warm-up Free(%v): %v", a, err)
+			}
+		}
+	}
 }
 
 // scEnv is a drawn configuration with a device capacity that makes

@@ -27,21 +27,7 @@ func CheckPoolPinnedTrimRace(t rapid.TB, factory PoolFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
 		cfg, dev, pool := newSmallPool(rt, factory)
-		for i, size := range cfg.Classes {
-			var addrs []spec.Addr
-			for range rapid.IntRange(0, 12).Draw(rt, fmt.Sprintf("cached%d", i)) {
-				a, err := pool.Alloc(size)
-				if err != nil {
-					rt.Fatalf("warm-up Alloc(%d): %v", size, err)
-				}
-				addrs = append(addrs, a)
-			}
-			for _, a := range addrs {
-				if err := pool.Free(a); err != nil {
-					rt.Fatalf("warm-up Free(%v): %v", a, err)
-				}
-			}
-		}
+		cacheBlocks(rt, pool, cfg, 12)
 		if err := pool.SetPinned(true); err != nil {
 			rt.Fatalf("SetPinned(true): %v", err)
 		}
