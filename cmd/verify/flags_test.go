@@ -7,25 +7,6 @@ import (
 	"github.com/memverify/memverify/internal/bugs"
 )
 
-// TestStepsBelowOneAreRefused: with no step, a state machine draws no
-// action, and every state-machine suite passes having checked nothing.
-func TestStepsBelowOneAreRefused(t *testing.T) {
-	for _, c := range []struct {
-		env  []string
-		args []string
-	}{
-		{nil, []string{"-rapid.steps", "0"}},
-		{nil, []string{"-rapid.steps", "-3"}},
-		{[]string{"RAPID_STEPS=0"}, nil},
-	} {
-		args := append(append([]string{"run"}, cheapSuite...), "-out", t.TempDir())
-		_, stderr, code := verify(t, c.env, append(args, c.args...)...)
-		if code != 2 || !strings.Contains(stderr, "at least 1 step") {
-			t.Errorf("%v %v: exit %d, stderr %q; want 2 and a clear error", c.env, c.args, code, stderr)
-		}
-	}
-}
-
 // TestBenchFileRefusesRunFlags: -bench, -count and -benchtime tune a run;
 // with -file nothing runs, and they would look as if they selected or
 // resampled the saved results.

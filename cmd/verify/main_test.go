@@ -84,7 +84,7 @@ func TestBenchRefusesNonFiniteValues(t *testing.T) {
 	}
 }
 
-func TestChecksBelowOneAreRefused(t *testing.T) {
+func TestBudgetBelowOneIsRefused(t *testing.T) {
 	for _, c := range []struct {
 		env  []string
 		args []string
@@ -92,6 +92,11 @@ func TestChecksBelowOneAreRefused(t *testing.T) {
 		{nil, []string{"-rapid.checks", "0"}},
 		{nil, []string{"-rapid.checks", "-1"}},
 		{[]string{"RAPID_CHECKS=0"}, nil},
+		// With no step a state machine draws no action: its suites pass
+		// having checked nothing.
+		{nil, []string{"-rapid.steps", "0"}},
+		{nil, []string{"-rapid.steps", "-3"}},
+		{[]string{"RAPID_STEPS=0"}, nil},
 	} {
 		args := append(append([]string{"run"}, cheapSuite...), "-out", t.TempDir())
 		_, stderr, code := verify(t, c.env, append(args, c.args...)...)
