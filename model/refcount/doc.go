@@ -28,13 +28,16 @@
 //
 // Null is never an error where a zero-sized value may show up: Register(0),
 // Retain(0), Unregister(0), Track(0) and Promote(0) are no-ops (TensorLogic's
-// ZST rule), before any other check. RegisterBuffer checks, in order:
+// ZST rule), before any other check but ErrClosed (after Close every call
+// answers it). RegisterBuffer checks, in order:
 // ErrNullPointer for real == 0; ErrInvalidSize for bytes <= 0 or a range past
 // the top of the address space; ErrInvalidKind; ErrAliasOutOfRange for a null
 // alias or one outside [real, real+bytes); then ErrAlreadyRegistered if any
 // listed pointer already holds a share. Register checks size, range and kind
 // the same way. An empty alias list is allowed (the buffer starts at 1).
-// Every failed call leaves the state as it was.
+// Every failed call leaves the state as it was, but Exit, which pops its
+// scope and makes every release it can before it reports the ones that
+// failed.
 //
 // BufferIDs are nonzero and distinct among live buffers; which value an
 // implementation hands out is its choice, so properties compare them through a
@@ -42,13 +45,17 @@
 //
 // Scopes form one stack per registry. Track hands a reference the caller
 // already holds to the innermost scope (it does not retain: ownership moves);
-// Track with no open scope is ErrNoScope. Promote moves one tracked reference of
-// p to the enclosing scope, or back to the caller at the outermost scope;
-// ErrNotTracked if the innermost scope does not track p. Exit releases what the
-// scope still tracks, newest first; releases that fail (the caller dropped the
-// reference it had handed over) are returned joined, and the rest still happen.
+// Track with no open scope is ErrNoScope. Promote moves the oldest tracked
+// reference of p to the enclosing scope, or back to the caller at the
+// outermost scope; ErrNoScope with no open scope, else ErrNotTracked if the
+// innermost scope does not track p. Exit releases what the scope still
+// tracks, newest first; releases that fail (the caller dropped the reference
+// it had handed over) are returned joined, and the rest still happen. A scope
+// tracks addresses, not registrations: a reference released behind its back
+// and the address registered anew, the scope's release drops the new one.
 //
-// Close frees every live registration (in address order) and returns them as
+// Close frees every live registration (in address order, a buffer before an
+// owned pointer registered anew at its address) and returns them as
 // the leak report; afterwards every method returns ErrClosed and queries answer
 // their zero value. Stats.Pointers counts owned pointers only; Bytes counts
 // owned pointers and buffers, and saturates at math.MaxInt64: sizes are int64

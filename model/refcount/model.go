@@ -196,7 +196,16 @@ func (m *Model) Live() []Registration {
 		slices.Sort(holders)
 		out = append(out, Registration{Real: r.real, Bytes: r.bytes, Kind: r.kind, Refs: r.refs, Buffer: r.buffer, Holders: holders})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Real < out[j].Real })
+	// By address; a buffer and an owned pointer registered anew at its
+	// address (after the pointer's own share ran out) share a Real, and then
+	// the buffer comes first, so the order does not depend on the map's.
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Real != b.Real {
+			return a.Real < b.Real
+		}
+		return a.Buffer > b.Buffer
+	})
 	return out
 }
 
@@ -248,7 +257,10 @@ func (m *Model) Promote(p Addr) error {
 		return ErrNoScope
 	}
 	top := len(m.scopes) - 1
-	i := slices.Index(m.scopes[top], p) // any one of p's tracked references: they are alike
+	// The oldest of p's tracked references in the scope: which one leaves
+	// decides the order in which Exit releases the rest, and so the order of
+	// the Freer's calls, which the properties compare.
+	i := slices.Index(m.scopes[top], p)
 	if i < 0 {
 		return fmt.Errorf("%w: %#x", ErrNotTracked, uint64(p))
 	}

@@ -253,3 +253,35 @@ func TestStatsBytesSaturate(t *testing.T) {
 		t.Fatalf("5 bytes live: Stats().Bytes = %d", got)
 	}
 }
+
+// TestLiveOrderIsFixed: a buffer whose real pointer's own share ran out and
+// an owned pointer registered anew at that address share a Real; the leak
+// report lists the buffer first whatever order the map yields them in, and
+// Close frees in that order.
+func TestLiveOrderIsFixed(t *testing.T) {
+	for range 50 {
+		var freed []Addr
+		m := New(FreerFunc(func(p Addr, bytes int64, _ Kind) {
+			freed = append(freed, p+Addr(bytes)) // tells the two apart
+		}))
+		if _, err := m.RegisterBuffer(0x100, 64, []Addr{0x110}, ArrayNew); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Unregister(0x100); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Register(0x100, 8, ScalarNew); err != nil {
+			t.Fatal(err)
+		}
+		live := m.Live()
+		if len(live) != 2 || live[0].Buffer == 0 || live[1].Buffer != 0 {
+			t.Fatalf("Live() = %+v; want the buffer, then the owned pointer", live)
+		}
+		if _, err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if len(freed) != 2 || freed[0] != 0x100+64 || freed[1] != 0x100+8 {
+			t.Fatalf("Close freed %#x; want the buffer's [0x140], then the pointer's [0x108]", freed)
+		}
+	}
+}

@@ -139,7 +139,8 @@ type Pool interface {
 	// not in use is ErrDoubleFree.
 	Free(p Addr) error
 	// SetPinned turns pin mode on or off. Every block handed out while it is
-	// on becomes frozen, and a frozen block stays cached until Close.
+	// on becomes frozen: Trim never returns a frozen block to the device, so
+	// it stays held, in use or cached, until Close.
 	SetPinned(on bool) error
 	// Trim returns every cached block that is not frozen to the device and
 	// reports the bytes released. A failed device free is reported (joined)
