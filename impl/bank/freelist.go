@@ -36,7 +36,7 @@ var _ spec.FreeList = (*FreeListOpt)(nil)
 // NewFreeListOpt returns an optimised free list of one free block over the
 // whole range of cfg.
 func NewFreeListOpt(cfg spec.Config) (*FreeListOpt, error) {
-	return newFreeListOpt(cfg, 0, false)
+	return newFreeListOpt(cfg, FreeListOptions{})
 }
 
 // FreeListOptions tunes the layout of a FreeListOpt's trees. The zero value
@@ -47,10 +47,18 @@ func NewFreeListOpt(cfg spec.Config) (*FreeListOpt, error) {
 // otherwise, so that properties over small ranges exercise those paths.
 type FreeListOptions struct {
 	// NodeWidth is the most entries a node holds, MinNodeWidth to
-	// MaxNodeWidth; 0 is the default (31 with 32-bit keys, 15 with 64).
+	// MaxNodeWidth; 0 is the default (30 with 32-bit keys, 15 with 64).
+	// Leaves wider than 30 entries are always in full form.
 	NodeWidth int
 	// WideKeys keeps keys and values in 64 bits even when the range fits 32.
 	WideKeys bool
+	// LeafLimit is the largest offset of a key from its leaf's first, and
+	// the largest value, that a leaf keeps in 16 bits; 0 is the default,
+	// 65535. A small limit makes the leaves of a small range change form
+	// as often as those of a range of millions of units do.
+	LeafLimit uint16
+	// FullLeaves keeps every leaf in full form.
+	FullLeaves bool
 }
 
 // The node widths FreeListOptions accepts.
@@ -62,47 +70,50 @@ const (
 // NewFreeListOptWith is NewFreeListOpt with the layout of opt. A NodeWidth
 // out of range is ErrInvalidConfig, and so is one too narrow for the range:
 // its tree could grow past the height the list's cursors hold (maxDepth),
-// which at 4 entries a node takes 2^16 blocks, at 8 entries 2^31.
+// which at 4 entries a node takes 2^17 blocks, at 8 entries 2^33.
 func NewFreeListOptWith(cfg spec.Config, opt FreeListOptions) (*FreeListOpt, error) {
 	w := opt.NodeWidth
 	if w != 0 && (w < MinNodeWidth || w > MaxNodeWidth) {
 		return nil, fmt.Errorf("%w: node width %d outside [%d, %d]", spec.ErrInvalidConfig, w, MinNodeWidth, MaxNodeWidth)
 	}
-	if w != 0 && cfg.Alignment > 0 && cfg.Size > 0 && !fitsDepth(w, uint64(cfg.Size)>>bits.TrailingZeros64(uint64(cfg.Alignment))) {
-		return nil, fmt.Errorf("%w: nodes of %d entries cannot hold the blocks of %d units in %d levels", spec.ErrInvalidConfig, w, cfg.Size/cfg.Alignment, maxDepth)
+	if w != 0 && cfg.Alignment > 0 && cfg.Size > 0 {
+		if units := uint64(cfg.Size) >> bits.TrailingZeros64(uint64(cfg.Alignment)); !fitsDepth(w, units) {
+			return nil, fmt.Errorf("%w: nodes of %d entries cannot hold the blocks of %d units in %d levels", spec.ErrInvalidConfig, w, units, maxDepth)
+		}
 	}
-	return newFreeListOpt(cfg, int32(w), opt.WideKeys)
+	return newFreeListOpt(cfg, opt)
 }
 
 // fitsDepth reports whether a tree of nodes of width entries stays within
-// maxDepth levels whatever it holds of a range of units allocation units:
-// at most units+1 entries (a block takes a unit at least, and the head
-// entry one more), where maxDepth levels hold at least 2·(width/2)^(maxDepth-1).
+// maxDepth levels whatever it holds of a range of units allocation units.
+// It holds at most units+1 entries (a block takes a unit at least, and the
+// head entry one more), and at most width entries in each of the 2^31
+// nodes an int32 names; a tree of maxDepth+1 levels holds at least
+// 2·(width/2)^maxDepth (a root of two children, every other node at least
+// half full). So the default widths, 15 and more, fit any range.
 func fitsDepth(width int, units uint64) bool {
-	least := uint64(2) // entries of a tree of maxDepth levels, at the fewest
-	for range maxDepth - 1 {
+	most := min(units+1, math.MaxInt32*uint64(width))
+	least := uint64(2) // entries of a tree of maxDepth+1 levels, at the fewest
+	for range maxDepth {
 		hi, lo := bits.Mul64(least, uint64(width/2))
 		if hi != 0 {
-			return true // beyond any range
+			return true // beyond any tree
 		}
 		least = lo
 	}
-	return units < least-1
+	return most < least
 }
 
-// newFreeListOpt is NewFreeListOpt with trees of nodes of width entries
-// (4..fan; 0 is the default), at 64 bits if wide even when the range fits
-// 32; tests use narrow nodes to build deep trees from few blocks, and both
-// key widths.
-func newFreeListOpt(cfg spec.Config, width int32, wide bool) (*FreeListOpt, error) {
+// newFreeListOpt is NewFreeListOptWith without the checks of opt.
+func newFreeListOpt(cfg spec.Config, opt FreeListOptions) (*FreeListOpt, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	f := &FreeListOpt{cfg: cfg, align: uint64(cfg.Alignment), end: uint64(cfg.End()), sized: cfg.Policy == spec.BestFit}
 	off, size := uint64(cfg.Offset), uint64(cfg.Size)
-	f.blocks.init(size, f.align, off, 0, width, false, wide)
+	f.blocks.init(size, f.align, off, 0, false, opt)
 	if f.sized {
-		f.bySize.init(size, f.align, 0, off, width, true, wide)
+		f.bySize.init(size, f.align, 0, off, true, opt)
 	}
 	f.reset()
 	return f, nil
