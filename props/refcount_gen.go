@@ -104,8 +104,10 @@ func drawAliases(t *rapid.T, real spec.Addr) []spec.Addr {
 }
 
 // liveView is Live() with buffer IDs replaced by the model's IDs (toModel nil:
-// they are the model's already), in a canonical order, so that model and
-// implementation compare directly.
+// they are the model's already), so that model and implementation compare
+// directly. It keeps the order: the contract fixes it (by real pointer; at
+// one real pointer, buffers newest first, then an owned pointer registered
+// anew there), and Close frees in it.
 func liveView(live []spec.Registration, toModel map[spec.BufferID]spec.BufferID) []spec.Registration {
 	out := make([]spec.Registration, len(live))
 	for i, r := range live {
@@ -119,19 +121,59 @@ func liveView(live []spec.Registration, toModel map[spec.BufferID]spec.BufferID)
 		}
 		out[i] = r
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Real != out[j].Real {
-			return out[i].Real < out[j].Real
-		}
-		return out[i].Buffer < out[j].Buffer
-	})
 	return out
 }
 
-// sortFrees puts frees in a canonical order, for calls that may free in any
-// order (Close). Two registrations can share a real pointer and a size (a
-// buffer whose real pointer was released and then registered again), so the
-// kind breaks the tie.
+// sameElements reports whether a and b hold the same elements, counted with
+// multiplicity, in whatever order: a failure message then says that only the
+// order differs.
+func sameElements[T any](a, b []T, key func(T) string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	n := map[string]int{}
+	for _, x := range a {
+		n[key(x)]++
+	}
+	for _, x := range b {
+		if n[key(x)]--; n[key(x)] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// regKey identifies a registration in a leak report, for sameElements.
+func regKey(r spec.Registration) string { return fmt.Sprintf("%+v", r) }
+
+// freeKey identifies a Freer call, for sameElements.
+func freeKey(c FreeCall) string { return c.String() }
+
+// liveOrder is a leak report's order in brief: where each registration is and
+// whether it is a buffer (with its ID, if ids) or an owned pointer.
+func liveOrder(live []spec.Registration, ids bool) string {
+	s := "["
+	for i, r := range live {
+		if i > 0 {
+			s += " "
+		}
+		switch {
+		case r.Buffer == 0:
+			s += fmt.Sprintf("owned@%#x", uint64(r.Real))
+		case ids:
+			s += fmt.Sprintf("buffer%d@%#x", r.Buffer, uint64(r.Real))
+		default:
+			s += fmt.Sprintf("buffer@%#x", uint64(r.Real))
+		}
+	}
+	return s + "]"
+}
+
+// sortFrees puts frees in a canonical order, for frees made by concurrent
+// calls, whose order across goroutines is any (Close's own frees have an
+// order, which the properties check as it is). Two registrations can share a
+// real pointer and a size (a buffer whose real pointer was released and then
+// registered again), so the kind breaks the tie.
 func sortFrees(c []FreeCall) []FreeCall {
 	c = slices.Clone(c)
 	sort.Slice(c, func(i, j int) bool {

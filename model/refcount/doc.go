@@ -54,11 +54,14 @@
 // tracks addresses, not registrations: a reference released behind its back
 // and the address registered anew, the scope's release drops the new one.
 //
-// Close frees every live registration (in address order, a buffer before an
-// owned pointer registered anew at its address) and returns them as
-// the leak report; afterwards every method returns ErrClosed and queries answer
-// their zero value. Stats.Pointers counts owned pointers only; Bytes counts
-// owned pointers and buffers, and saturates at math.MaxInt64: sizes are int64
-// and registrations may overlap, so their sum can pass it (below it, Bytes is
+// Live lists the live registrations by address. Several share an address
+// when a buffer's real pointer let go of its share (aliases keep the buffer)
+// and the address was registered anew: then the buffers come first, newest
+// first, and an owned pointer registered anew there last. Close frees every
+// live registration in that order and returns them as the leak report;
+// afterwards every method returns ErrClosed and queries answer their zero
+// value. Stats.Pointers counts owned pointers only; Bytes counts owned
+// pointers and buffers, and saturates at math.MaxInt64: sizes are int64 and
+// registrations may overlap, so their sum can pass it (below it, Bytes is
 // exact).
 package refcount

@@ -196,9 +196,10 @@ func (m *Model) Live() []Registration {
 		slices.Sort(holders)
 		out = append(out, Registration{Real: r.real, Bytes: r.bytes, Kind: r.kind, Refs: r.refs, Buffer: r.buffer, Holders: holders})
 	}
-	// By address; a buffer and an owned pointer registered anew at its
-	// address (after the pointer's own share ran out) share a Real, and then
-	// the buffer comes first, so the order does not depend on the map's.
+	// By address; buffers and an owned pointer registered anew at a buffer's
+	// address (after the real pointer's own share ran out) share a Real, and
+	// then the buffers come first, newest (the largest ID: the model hands
+	// IDs out in order) first, so the order does not depend on the map's.
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Real != b.Real {

@@ -107,9 +107,12 @@ type Registry interface {
 	// Refs returns the whole count of the registration p belongs to (0 if none).
 	Refs(p Addr) int64
 	Stats() Stats
-	// Live is the leak report: every live registration, sorted by Real.
+	// Live is the leak report: every live registration, sorted by Real; at
+	// one Real, buffers newest first, then an owned pointer (see the package
+	// documentation).
 	Live() []Registration
-	// Close frees everything still registered and returns what leaked.
+	// Close frees everything still registered, in Live's order, and returns
+	// what leaked.
 	Close() ([]Registration, error)
 
 	// Enter opens a scope.
