@@ -29,6 +29,7 @@ const (
 	BugCloseUnclaimed     bugs.ID = "sizeclass/close-unclaimed"
 	BugPopByStore         bugs.ID = "sizeclass/pop-by-store"
 	BugTrimFrozenFirst    bugs.ID = "sizeclass/trim-frozen-first"
+	BugFreeSecondLookup   bugs.ID = "sizeclass/free-second-lookup"
 )
 
 func init() {
@@ -71,6 +72,8 @@ func init() {
 			Summary: "a block popped off a stack is marked in use with a store, as if the pop made it the popper's alone; a Close between the pop and the store has released it, and the Alloc hands out memory the device got back; the seam yields before the store"},
 		bugs.Bug{ID: BugTrimFrozenFirst, Domain: "sizeclass", Impl: "Sharded", Killer: "PinnedTrimRace",
 			Summary: "Trim reads a free block's frozen flag before claiming it for release: an Alloc in pin mode that claims and freezes it, and its Free, fit in between, and Trim returns a frozen block to the device; the seam yields between the read and the claim"},
+		bugs.Bug{ID: BugFreeSecondLookup, Domain: "sizeclass", Impl: "Sharded", Killer: "FreeRacingAlloc",
+			Summary: "a Free whose table lookup missed looks the address up again and, finding the block a racing Alloc has just published, answers nil without freeing it (Sharded and LockFree share the path); the seam yields between the two lookups"},
 	)
 }
 

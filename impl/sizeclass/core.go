@@ -193,19 +193,40 @@ func (c *core) freeze(b *block) spec.Addr {
 	return b.addr
 }
 
-// lookup finds the block that starts at p for Free: (nil, nil) for null.
-func (c *core) lookup(p spec.Addr) (*block, error) {
+// freeMissed is the answer of a Free of p that found no block: p is null,
+// the pool was closed when the Free began, or Free's one table.get(p)
+// missed. It never looks p up again.
+//
+// Why ErrUnknownPointer is linearizable: closed only goes from false to
+// true, so if it is false here it was false from the Free's start until now,
+// and the get that missed ran on an open pool. A get is linearizable
+// (blockTable): at some instant during it, no block at p was in the table.
+// A block enters the table (mallocLocked's put, after its use word is set)
+// before the Alloc that created it returns, and that Alloc takes effect at
+// the put; a block leaves the table only when Trim releases it, after which
+// p is unknown in the model too. So at that instant the pool held no block
+// at p: the Free takes effect then, before any Alloc that goes on to publish
+// p, and the model answers ErrUnknownPointer. A second get would gain
+// nothing: one that found a block a racing Alloc had just published would
+// order this Free after that Alloc, so it would have to free the block, and
+// answering nil without doing so loses the free (BugFreeSecondLookup plants
+// that). One probe keeps Free's lookup a single lock-free read of the table,
+// and Free lock-free. If closed is true here, the Free takes effect at this
+// load, after the Close that set it: ErrClosed.
+func (c *core) freeMissed(p spec.Addr) error {
 	if c.closed.Load() {
-		return nil, spec.ErrClosed
+		return spec.ErrClosed
 	}
 	if p == 0 {
-		return nil, nil
+		return nil
 	}
-	b := c.table.get(p)
-	if b == nil {
-		return nil, fmt.Errorf("%w: %v", spec.ErrUnknownPointer, p)
+	if bugs.On(BugFreeSecondLookup) {
+		yield() // a racing Alloc publishes p here
+		if c.table.get(p) != nil {
+			return nil // found, and taken for freed: the block stays in use
+		}
 	}
-	return b, nil
+	return fmt.Errorf("%w: %v", spec.ErrUnknownPointer, p)
 }
 
 // allocLarge serves a large request: the first free large block in insertion

@@ -29,9 +29,11 @@
 //
 // Sharded and LockFree share core: a table from address to block (open
 // addressing over atomic pointers: Free's lookup takes no lock and writes
-// nothing; blocks are added and dropped under the slow-path mutex), per-block
-// atomic state, and that one mutex for device calls, large blocks (first fit
-// in insertion order, as the model), Trim and Close. Both look in every cache
+// nothing, and a Free whose one lookup misses answers ErrUnknownPointer,
+// ordered before the Alloc that may publish the address meanwhile; blocks
+// are added and dropped under the slow-path mutex), per-block atomic state,
+// and that one mutex for device calls, large blocks (first fit in insertion
+// order, as the model), Trim and Close. Both look in every cache
 // once more under the mutex before a device call. Double frees are detected
 // exactly, racing ones included: of two Frees of a block, one
 // compare-and-swap wins. Fast-path hits are counted per P without atomics,

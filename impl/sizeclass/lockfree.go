@@ -295,8 +295,7 @@ func (l *LockFree) Free(p spec.Addr) error {
 		b = l.table.get(p)
 	}
 	if b == nil {
-		_, err := l.lookup(p) // null, closed or unknown: the error, if any
-		return err
+		return l.freeMissed(p) // null, closed or unknown (core.freeMissed)
 	}
 	if bugs.On(BugDoubleFreeRace) {
 		if b.use.Load() <= 0 {

@@ -343,8 +343,7 @@ func (s *Sharded) Free(p spec.Addr) error {
 		b = s.table.get(p)
 	}
 	if b == nil {
-		_, err := s.lookup(p) // null, closed or unknown: the error, if any
-		return err
+		return s.freeMissed(p) // null, closed or unknown (core.freeMissed)
 	}
 	if !b.free() {
 		return s.freeFailed(p)

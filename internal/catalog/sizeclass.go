@@ -75,6 +75,8 @@ func init() {
 				Run: eachPool(props.CheckPoolCloseRace, p.par)},
 			Suite{Domain: "sizeclass", Property: "PinnedTrimRace", Impl: p.name,
 				Run: eachPool(props.CheckPoolPinnedTrimRace, p.par)},
+			Suite{Domain: "sizeclass", Property: "FreeRacingAlloc", Impl: p.name,
+				Run: eachPool(props.CheckPoolFreeRacingAlloc, p.par)},
 		)
 	}
 	deferred := []struct {
@@ -103,4 +105,6 @@ func init() {
 	}
 	Add(Suite{Domain: "sizeclass", Property: "StreamConcurrent", Impl: "Streams",
 		Run: func(t rapid.TB) { props.CheckStreamsConcurrent(t, streams[1].make) }})
+	Add(Suite{Domain: "sizeclass", Property: "FreeRacingAlloc", Impl: "Streams",
+		Run: func(t rapid.TB) { props.CheckStreamsFreeRacingAlloc(t, streams[1].make) }})
 }

@@ -136,6 +136,15 @@ func (d *SimDevice) Malloc(n int64) (Addr, error) {
 	return p, nil
 }
 
+// NextAddr returns the address the next successful Malloc will return, of
+// whatever size: a pool has not handed it out yet (properties race a Free of
+// it against the Alloc that gets it).
+func (d *SimDevice) NextAddr() Addr {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.next
+}
+
 // Free implements Device.
 func (d *SimDevice) Free(p Addr) error {
 	d.mu.Lock()
