@@ -60,6 +60,29 @@ func checkFreeList(t rapid.TB, factory FreeListFactory, policy spec.Policy) {
 				apply(t, spec.Op{Kind: spec.OpAllocateAvoiding, Size: drawAllocSize(t, cfg), Dir: drawDir(t),
 					Avoid: drawAvoid(t, cfg), Limit: drawLimit(t, cfg)})
 			},
+			"Fragment": func(t *rapid.T) {
+				// Fill the free space with the smallest blocks, then free
+				// every other allocated block: many gaps of one size, so
+				// the best-fit tree of gaps (by size, ties by address)
+				// grows several levels under narrow nodes, its inner slots
+				// carry ties, and later frees put new smallest gaps in it.
+				for range 64 {
+					before := d.Model.Stats().Free
+					apply(t, spec.Op{Kind: spec.OpAllocate, Size: cfg.Alignment, Dir: spec.BottomUp})
+					if d.Model.Stats().Free == before {
+						break // no room left
+					}
+				}
+				var allocated []spec.Addr
+				for _, b := range d.Model.Blocks() {
+					if b.Allocated {
+						allocated = append(allocated, b.Addr)
+					}
+				}
+				for i := 0; i < len(allocated); i += 2 {
+					apply(t, spec.Op{Kind: spec.OpFree, Addr: allocated[i]})
+				}
+			},
 			"Free":     free,
 			"Free2":    free,
 			"Snapshot": func(t *rapid.T) { snaps = append(snaps, d.Model.State()) },

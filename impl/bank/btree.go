@@ -612,7 +612,7 @@ func (t *btree[K]) pull(x, i int32) {
 	nd, ch := &t.nodes[x], &t.nodes[y]
 	nd.k[i] = ch.key(0)
 	if t.ties {
-		if ch.isLeaf() {
+		if ch.isLeaf() || bugs.On(BugTieFromAnnotation) {
 			t.ws[x][i] = ch.val(0)
 		} else {
 			t.ws[x][i] = t.ws[y][0]

@@ -30,6 +30,7 @@ const (
 	BugLendStaleNeighbour        bugs.ID = "bank/lend-stale-neighbour"
 	BugShortMoveUnrebased        bugs.ID = "bank/short-move-unrebased"
 	BugWidenDropsBase            bugs.ID = "bank/widen-drops-base"
+	BugTieFromAnnotation         bugs.ID = "bank/tie-from-annotation"
 )
 
 func init() {
@@ -83,5 +84,7 @@ func init() {
 			Summary: "entries moved from one short (16-bit) leaf into another keep their offsets from the first leaf's base, so their addresses change (trees of several levels only)"},
 		bugs.Bug{ID: BugWidenDropsBase, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
 			Summary: "a short leaf taking its full form for an entry too large for 16 bits keeps its keys' offsets as the keys, dropping its base (the suites make leaves change form with a limit of 7 units)"},
+		bugs.Bug{ID: BugTieFromAnnotation, Domain: "bank", Impl: list, Killer: "FreeListBestFit",
+			Summary: "the best-fit tree's slot for an inner child takes as its tie (the address of the child's smallest gap) the child's first annotation, the highest address under its first child: gaps of equal size are misrouted (trees of three levels and more only)"},
 	)
 }
