@@ -9,13 +9,15 @@ import (
 )
 
 // CheckPool is the sequential differential property of the sizeclass
-// domain: rapid draws a configuration (the default classes or three small
-// ones) and a device capacity, then sequences of Alloc (class boundaries,
-// large, null, negative and overflowing sizes), Free (live, freed, interior
-// and junk addresses), SetPinned, Trim, Stats and an occasional Close, with
-// device mallocs and frees made to fail now and then. Each call goes to the
-// model and to factory's pool; PoolDiff compares them and checks the pool's
-// invariants after every call. A mismatch fails t with the shrunk op trace.
+// domain: rapid draws a configuration (the default classes, three small
+// ones, or one time in six any valid shape: classes that are not powers of
+// two, none at all, alignments from 1 byte up, see drawPoolEnv) and a device
+// capacity, then sequences of Alloc (class boundaries, large, null, negative
+// and overflowing sizes), Free (live, freed, interior and junk addresses),
+// SetPinned, Trim, Stats and an occasional Close, with device mallocs and
+// frees made to fail now and then. Each call goes to the model and to
+// factory's pool; PoolDiff compares them and checks the pool's invariants
+// after every call. A mismatch fails t with the shrunk op trace.
 func CheckPool(t rapid.TB, factory PoolFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {

@@ -35,22 +35,29 @@ func (g *streamSafety) handedOut(p spec.Addr, s spec.Stream) error {
 	return nil
 }
 
-// CheckStreams is the property of stream-ordered reuse: rapid draws Alloc and
-// Free on three streams, Synchronize, Trim (with device frees made to fail)
-// and an occasional Close, and applies each to StreamModel and factory's
-// allocator. Every block the allocator hands out must be allowed by the
-// safety rule — no other stream holds it, and if another stream freed it,
-// that stream has been synchronised since — which is checked from the calls
-// alone; where the model allows a choice of cached block, the allocator's
-// pick must be one of the model's candidates, which the model then adopts.
-// After every call the results, the block dumps and the device calls must
-// agree, the device must hold every block whose free is not synchronised,
-// and it must see no double free and, after Close, hold nothing.
+// CheckStreams is the property of stream-ordered reuse: rapid draws a
+// configuration (SmallPoolConfig, or one time in twelve any valid shape, see
+// drawPoolConfig), then Alloc and Free on three streams, Synchronize, Trim
+// (with device frees made to fail) and an occasional Close, and applies each
+// to StreamModel and factory's allocator. Every block the allocator hands
+// out must be allowed by the safety rule — no other stream holds it, and if
+// another stream freed it, that stream has been synchronised since — which
+// is checked from the calls alone; where the model allows a choice of cached
+// block, the allocator's pick must be one of the model's candidates, which
+// the model then adopts. After every call the results, the block dumps and
+// the device calls must agree, the device must hold every block whose free
+// is not synchronised, and it must see no double free and, after Close,
+// hold nothing.
 func CheckStreams(t rapid.TB, factory StreamFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
-		cfg := SmallPoolConfig()
-		capacity := rapid.Int64Range(16<<10, 128<<10).Draw(rt, "capacity")
+		env := scEnv{SmallPoolConfig(), 0}
+		if rapid.IntRange(0, 11).Draw(rt, "config") == 0 {
+			env = drawPoolConfig(rt)
+		} else {
+			env.capacity = rapid.Int64Range(16<<10, 128<<10).Draw(rt, "capacity")
+		}
+		cfg, capacity := env.cfg, env.capacity
 		mdev, idev := spec.NewSimDevice(capacity), spec.NewSimDevice(capacity)
 		model, _ := spec.NewStreamModel(mdev, cfg)
 		impl, err := factory(idev, cfg)

@@ -25,18 +25,27 @@ func tmDrawStorage(t *rapid.T) spec.Storage {
 
 // tmViews remembers the views a run has used, so later ops can reuse them:
 // exact repeats (a consumer reading what a producer wrote) are the common
-// case of a real runtime, and the cheapest way to make lookups hit.
-type tmViews struct{ seen []overlap.View }
+// case of a real runtime, and the cheapest way to make lookups hit. In a
+// large run (tensormap_large.go) a third of the new views are large ones.
+type tmViews struct {
+	seen  []overlap.View
+	large bool
+}
 
 // draw returns a view: a repeat (sometimes moved by a few bytes: the same
 // layout elsewhere), a contiguous tile, a small strided view of rank 0..3
 // (with negative, zero and sub-element strides, and empty views), a view of
 // rank 5..8, a sparse view spanning more than 2^32 bytes, or, rarely, an
-// invalid one. Every valid view lies within the first ~100
-// bytes of its storage and touches a few dozen bytes at most, so that the
-// brute-force model is cheap and the exact solver never gives up.
+// invalid one. Outside large runs every valid view lies within the first
+// ~100 bytes of its storage and touches a few dozen bytes at most, so that
+// the brute-force model is cheap and the exact solver never gives up.
 func (vs *tmViews) draw(t *rapid.T) overlap.View {
 	var v overlap.View
+	if vs.large && rapid.IntRange(0, 2).Draw(t, "largeView") == 0 {
+		v = tmDrawLarge(t)
+		vs.seen = append(vs.seen, v)
+		return v
+	}
 	switch k := rapid.IntRange(0, 19).Draw(t, "viewKind"); {
 	case k == 0:
 		return tmDrawInvalidView(t)

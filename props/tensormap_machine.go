@@ -24,6 +24,10 @@ import (
 //
 // Views are drawn small (see tmViews), so the model's brute force is exact
 // and an exact solver never gives up; CheckTensorMapTooHard covers TooHard.
+// The exception is one run in ten, a large one (tensormap_large.go): a
+// capacity of 9 to 64, tensors written tile by tile, and views of
+// kilobytes, which the model decides with an exact oracle that lists
+// elements, not bytes.
 func CheckTensorMap(t rapid.TB, factory TensorMapFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) { newTMMachine(rt, factory, nil).run(rt) })
@@ -34,6 +38,7 @@ func CheckTensorMap(t rapid.TB, factory TensorMapFactory) {
 type tmMachine struct {
 	model, impl spec.Map
 	capacity    int
+	large       bool // a large run: see newTMMachine
 	views       tmViews
 	live        []tmEntry // live entries, oldest first, as the model holds them
 	last        spec.Task
@@ -48,13 +53,32 @@ type tmEntry struct {
 }
 
 // newTMMachine builds the model and the map under test with the same drawn
-// capacity and the given solver (nil: each uses its default).
+// capacity and the given solver (nil: each uses its default). One run in
+// ten is large: a capacity of 9 to 64 and tiled writes, and, with no solver
+// given, large views, which the model decides with tmElementOracle (the
+// brute force would list their bytes) and the map under test with its own
+// solver or, half the time, with the oracle as its custom solver.
 func newTMMachine(rt *rapid.T, factory TensorMapFactory, solver overlap.Checker) *tmMachine {
-	m := &tmMachine{capacity: rapid.IntRange(1, 8).Draw(rt, "capacity")}
+	m := &tmMachine{}
+	modelCfg := spec.Config{Solver: solver}
+	if rapid.IntRange(0, 9).Draw(rt, "large") == 9 {
+		m.large = true
+		m.capacity = rapid.IntRange(9, 64).Draw(rt, "capacity")
+		if solver == nil {
+			m.views.large = true
+			modelCfg.Solver = tmElementOracle
+		}
+	} else {
+		m.capacity = rapid.IntRange(1, 8).Draw(rt, "capacity")
+	}
+	modelCfg.Capacity = m.capacity
 	cfg := spec.Config{Capacity: m.capacity, Solver: solver}
+	if m.views.large && rapid.Bool().Draw(rt, "customSolver") {
+		cfg.Solver = tmElementOracle
+	}
 	var err error
-	if m.model, err = spec.New(cfg); err != nil {
-		rt.Fatalf("model: New(%+v): %v", cfg, err)
+	if m.model, err = spec.New(modelCfg); err != nil {
+		rt.Fatalf("model: New(%+v): %v", modelCfg, err)
 	}
 	if m.impl, err = factory(cfg); err != nil {
 		rt.Fatalf("New(%+v): %v", cfg, err)
@@ -63,7 +87,7 @@ func newTMMachine(rt *rapid.T, factory TensorMapFactory, solver overlap.Checker)
 }
 
 func (m *tmMachine) run(rt *rapid.T) {
-	rt.Repeat(map[string]func(*rapid.T){
+	actions := map[string]func(*rapid.T){
 		"Insert": func(t *rapid.T) {
 			m.step(t, spec.Op{Kind: spec.OpInsert, Storage: tmDrawStorage(t), View: m.views.draw(t),
 				Task: tmDrawInsertTask(t, m.last, m.threshold)})
@@ -83,7 +107,35 @@ func (m *tmMachine) run(rt *rapid.T) {
 			m.step(t, spec.Op{Kind: spec.OpRetire, Task: tmDrawRetire(t, m.last, m.threshold)})
 		},
 		"": func(t *rapid.T) { m.checkState(t) },
-	})
+	}
+	if m.large {
+		actions["Tiles"] = m.tiles
+	}
+	rt.Repeat(actions)
+}
+
+// tiles inserts the first 2 to 12 tiles of a drawn tiling of one storage,
+// each by a task of its own or all by one task, as a runtime writes a
+// tensor that it split: a run of entries of one layout, whose chain grows
+// past 8 entries when the capacity allows. The tiles, and the whole tensor
+// when it is small enough, join the views later ops draw from.
+func (m *tmMachine) tiles(t *rapid.T) {
+	g := tmDrawTiling(t, m.views.large)
+	n := rapid.Int64Range(2, 12).Draw(t, "tiles")
+	storage := tmDrawStorage(t)
+	task := tmDrawInsertTask(t, m.last, m.threshold)
+	own := rapid.Bool().Draw(t, "taskPerTile")
+	for i := range n {
+		v := g.tile(i)
+		m.step(t, spec.Op{Kind: spec.OpInsert, Storage: storage, View: v, Task: task})
+		m.views.seen = append(m.views.seen, v)
+		if own {
+			task++
+		}
+	}
+	if v, ok := g.whole(n); ok {
+		m.views.seen = append(m.views.seen, v)
+	}
 }
 
 func (m *tmMachine) fail(t *rapid.T, format string, args ...any) {

@@ -30,6 +30,7 @@ const (
 	BugPopByStore         bugs.ID = "sizeclass/pop-by-store"
 	BugTrimFrozenFirst    bugs.ID = "sizeclass/trim-frozen-first"
 	BugFreeSecondLookup   bugs.ID = "sizeclass/free-second-lookup"
+	BugClassByBitLength   bugs.ID = "sizeclass/class-by-bit-length"
 )
 
 func init() {
@@ -74,6 +75,8 @@ func init() {
 			Summary: "Trim reads a free block's frozen flag before claiming it for release: an Alloc in pin mode that claims and freezes it, and its Free, fit in between, and Trim returns a frozen block to the device; the seam yields between the read and the claim"},
 		bugs.Bug{ID: BugFreeSecondLookup, Domain: "sizeclass", Impl: "Sharded", Killer: "FreeRacingAlloc",
 			Summary: "a Free whose table lookup missed looks the address up again and, finding the block a racing Alloc has just published, answers nil without freeing it (Sharded and LockFree share the path); the seam yields between the two lookups"},
+		bugs.Bug{ID: BugClassByBitLength, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
+			Summary: "the fast class lookup takes the first class above the request's power-of-two bracket without checking that it fits, which holds only when every class is a power of two: with classes of 48 and 96 bytes a 60-byte request gets a 48-byte block (Sharded and LockFree share the lookup)"},
 	)
 }
 

@@ -21,7 +21,11 @@ const (
 	BugLayoutIgnoresElem bugs.ID = "tensormap/layout-ignores-elem"
 	BugLayoutUncounted   bugs.ID = "tensormap/layout-uncounted"
 	BugSolverErrorNo     bugs.ID = "tensormap/solver-error-no-dependency"
+	BugWalkCap           bugs.ID = "tensormap/chain-walk-cap"
 )
+
+// walkCap is how many entries of a chain a lookup visits under BugWalkCap.
+const walkCap = 8
 
 func init() {
 	const sm, th = "StateMachine", "TooHardIsDependency"
@@ -43,5 +47,6 @@ func init() {
 	reg(BugExtent32, sm, "a view layout keeps its extent in 32 bits, so a view spanning more than 4 GiB hides its far bytes from lookups")
 	reg(BugLayoutIgnoresElem, sm, "view layouts are interned by shape and strides without the element size, so an int8 view and a float32 view of one shape share bounds")
 	reg(BugLayoutUncounted, sm, "a layout found in the table is not counted for the new slot, so it is forgotten and its id reused while other live entries still name it")
+	reg(BugWalkCap, sm, "Lookup and LookupAll give up a bucket chain after 8 entries, a bound meant to stop a walk of a corrupted chain, so in a storage with more live entries the older producers are never found")
 	reg(BugTruncateHead, sm, "chain truncation clears the bucket head instead of the link before the first retired entry, dropping the live entries in front of it")
 }

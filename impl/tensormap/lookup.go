@@ -54,6 +54,9 @@ func (r *Ring) Lookup(storage spec.Storage, view overlap.View) (spec.Task, bool,
 		if bugs.Enabled && n > len(r.nodes) {
 			break // a seeded bug corrupted the chain into a cycle
 		}
+		if bugs.On(BugWalkCap) && n == walkCap {
+			break
+		}
 		// depends' cheap filters, inlined: most entries fail them.
 		if (nd.storage == q.storage || bugs.On(BugNoStorageCheck)) && nd.lo <= q.hi &&
 			q.lo-nd.lo <= r.layouts.recs[nd.layout].ext && r.depends(i, &q) {
@@ -89,6 +92,9 @@ func (r *Ring) LookupAll(storage spec.Storage, view overlap.View, limit int) ([]
 			break
 		}
 		if bugs.Enabled && n > len(r.nodes) {
+			break
+		}
+		if bugs.On(BugWalkCap) && n == walkCap {
 			break
 		}
 		if r.depends(i, &q) && (len(out) == 0 || out[len(out)-1] != nd.task || bugs.On(BugNoDedup)) {

@@ -24,11 +24,13 @@
 // within overlap.MaxTouches that the implementation's exact solver decides
 // within its work cap. Beyond MaxTouches they may differ, and only in the
 // model's direction (a dependency where an exact solver sees none), for pairs
-// whose byte bounds meet. The differential property draws views small enough
-// that both always decide (a few dozen bytes touched, ranks 0 to 8), and a
-// separate property (props.CheckTensorMapTooHard) injects a solver that
-// answers TooHard for disjoint pairs, into model and implementation alike, to
-// prove that the implementation counts TooHard as a dependency. A solver must
+// whose byte bounds meet. The differential property draws views that both
+// always decide: mostly a few dozen bytes touched, ranks 0 to 8, and in its
+// large runs views of kilobytes with few elements, for which it gives the
+// model an exact solver that lists elements instead of bytes. A separate
+// property (props.CheckTensorMapTooHard) injects a solver that answers
+// TooHard for disjoint pairs, into model and implementation alike, to prove
+// that the implementation counts TooHard as a dependency. A solver must
 // be exact when the views' byte bounds are disjoint (every sound one is):
 // implementations may skip it there, and where the views share their lowest
 // or highest byte (they overlap: every sound solver answers Yes). Neither
