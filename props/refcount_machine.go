@@ -19,6 +19,25 @@ import (
 // A mismatch fails t with the shrunk op trace.
 func CheckRegistry(t rapid.TB, factory RegistryFactory) {
 	t.Helper()
+	checkRegistry(t, factory, nil)
+}
+
+// CheckRegistryColliding returns CheckRegistry with one more kind of op, over
+// keys: pointers, ascending, that the implementation's hash sends to one place
+// (one probe chain, one shard), which the caller builds from a hash props does
+// not know. They are registered in runs, some released again, or listed as
+// one buffer's holders, so that the place overflows as it does under an
+// address pattern or an adversary, a state random pointers never reach.
+func CheckRegistryColliding(keys []spec.Addr) func(rapid.TB, RegistryFactory) {
+	keys = slices.Clone(keys)
+	return func(t rapid.TB, factory RegistryFactory) {
+		t.Helper()
+		checkRegistry(t, factory, keys)
+	}
+}
+
+func checkRegistry(t rapid.TB, factory RegistryFactory, keys []spec.Addr) {
+	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
 		d := NewRegistryDiff(factory)
 		// Most ops target a pointer that is registered right now, so that
@@ -36,7 +55,16 @@ func CheckRegistry(t rapid.TB, factory RegistryFactory) {
 				t.Fatalf("%v", err)
 			}
 		}
-		rt.Repeat(map[string]func(*rapid.T){
+		// applyRun applies ops, each compared by its result and frees, and
+		// the whole state once after the last: runs of hundreds of ops on
+		// one registration pass through states alike, and comparing each
+		// would make them too dear to draw.
+		applyRun := func(t *rapid.T, ops []spec.Op) {
+			if err := d.ApplyRun(ops); err != nil {
+				t.Fatalf("%v", err)
+			}
+		}
+		actions := map[string]func(*rapid.T){
 			"Register": func(t *rapid.T) {
 				apply(t, spec.Op{Kind: spec.OpRegister, P: p(t), Bytes: drawSize(t), Alloc: drawKind(t)})
 			},
@@ -44,7 +72,26 @@ func CheckRegistry(t rapid.TB, factory RegistryFactory) {
 				real := p(t)
 				apply(t, spec.Op{Kind: spec.OpRegisterBuffer, P: real, Bytes: drawSize(t), Alloc: drawKind(t), Aliases: drawAliases(t, real)})
 			},
-			"Retain":       func(t *rapid.T) { apply(t, spec.Op{Kind: spec.OpRetain, P: p(t)}) },
+			// One time in sixteen a burst of 64 to 160 Retains of one
+			// pointer, some of them released again: counts far past the
+			// few that single ops build (a holder of a packed buffer of 8
+			// to 10 holders overflows its field on the way).
+			"Retain": func(t *rapid.T) {
+				q := p(t)
+				if rapid.IntRange(0, 15).Draw(t, "burst") != 0 {
+					apply(t, spec.Op{Kind: spec.OpRetain, P: q})
+					return
+				}
+				n := rapid.IntRange(64, 160).Draw(t, "retains")
+				ops := make([]spec.Op, n, n+n/2)
+				for i := range ops {
+					ops[i] = spec.Op{Kind: spec.OpRetain, P: q}
+				}
+				for range rapid.IntRange(0, n/2).Draw(t, "releases") {
+					ops = append(ops, spec.Op{Kind: spec.OpUnregister, P: q})
+				}
+				applyRun(t, ops)
+			},
 			"Unregister":   func(t *rapid.T) { apply(t, spec.Op{Kind: spec.OpUnregister, P: p(t)}) },
 			"Unregister2":  func(t *rapid.T) { apply(t, spec.Op{Kind: spec.OpUnregister, P: p(t)}) }, // releases twice as likely
 			"IsRegistered": func(t *rapid.T) { apply(t, spec.Op{Kind: spec.OpIsRegistered, P: p(t)}) },
@@ -71,28 +118,45 @@ func CheckRegistry(t rapid.TB, factory RegistryFactory) {
 			// A buffer of many holders, which drawAliases (four at most) never
 			// makes: LockFree keeps the counts of a buffer of more than 10
 			// holders copy on write, and those of more than 32 in a radix
-			// tree. real+0x10·i stays inside 0x400 bytes for i below 64;
+			// tree of 16-way nodes, with a second level of inner nodes past
+			// 256. real+0x10·i stays inside 0x400 bytes for i below 64;
 			// past 63 aliases, and where a draw says so, an alias repeats (a
 			// pointer listed twice holds two shares). Aliases at pool pointers
 			// that are registered already make the registration fail whole.
+			// One time in sixteen the buffer has 257 to 300 holders, 8 bytes
+			// apart from real+0x400 on (no pool pointer among them).
 			"WideBuffer": func(t *rapid.T) {
 				real := rapid.SampledFrom(refBases).Draw(t, "real")
-				aliases := make([]spec.Addr, rapid.IntRange(10, 70).Draw(t, "naliases"))
-				for i := range aliases {
-					aliases[i] = real + 0x10*spec.Addr(1+i%63)
-					if i > 0 && rapid.IntRange(0, 7).Draw(t, "repeat") == 0 {
-						aliases[i] = aliases[i-1]
+				bytes := int64(0x400)
+				var aliases []spec.Addr
+				if rapid.IntRange(0, 15).Draw(t, "deep") == 0 {
+					bytes = 0x1000
+					aliases = make([]spec.Addr, rapid.IntRange(256, 299).Draw(t, "naliases"))
+					for i := range aliases {
+						aliases[i] = real + 0x400 + 8*spec.Addr(i)
+					}
+					for range rapid.IntRange(0, 3).Draw(t, "repeats") { // listed twice, and still 257 holders or more
+						aliases = append(aliases, rapid.SampledFrom(aliases).Draw(t, "repeat"))
+					}
+				} else {
+					aliases = make([]spec.Addr, rapid.IntRange(10, 70).Draw(t, "naliases"))
+					for i := range aliases {
+						aliases[i] = real + 0x10*spec.Addr(1+i%63)
+						if i > 0 && rapid.IntRange(0, 7).Draw(t, "repeat") == 0 {
+							aliases[i] = aliases[i-1]
+						}
 					}
 				}
-				apply(t, spec.Op{Kind: spec.OpRegisterBuffer, P: real, Bytes: 0x400, Alloc: spec.Kind(rapid.IntRange(0, 3).Draw(t, "kind")), Aliases: aliases})
+				apply(t, spec.Op{Kind: spec.OpRegisterBuffer, P: real, Bytes: bytes, Alloc: spec.Kind(rapid.IntRange(0, 3).Draw(t, "kind")), Aliases: aliases})
 				// Single releases seldom drop every reference of so many
 				// holders: sometimes drop them all, newest listing first, to
-				// the free.
+				// the free, and compare the state after the last.
 				if rapid.IntRange(0, 3).Draw(t, "drop-all") == 0 {
+					ops := make([]spec.Op, 0, len(aliases)+1)
 					for i := len(aliases) - 1; i >= 0; i-- {
-						apply(t, spec.Op{Kind: spec.OpUnregister, P: aliases[i]})
+						ops = append(ops, spec.Op{Kind: spec.OpUnregister, P: aliases[i]})
 					}
-					apply(t, spec.Op{Kind: spec.OpUnregister, P: real})
+					applyRun(t, append(ops, spec.Op{Kind: spec.OpUnregister, P: real}))
 				}
 			},
 			// A buffer of n ≤ 10 holders one of whose counts outgrows its
@@ -103,7 +167,7 @@ func CheckRegistry(t rapid.TB, factory RegistryFactory) {
 			// (128 at most) get there; fewer holders would take thousands. The
 			// retains run only if the holder is registered after the
 			// registration, which may have failed on a pool pointer (then they
-			// retain what holds it).
+			// retain what holds it); the state is compared after the last.
 			"PackedFull": func(t *rapid.T) {
 				n := rapid.IntRange(8, 10).Draw(t, "holders")
 				real := rapid.SampledFrom(refBases).Draw(t, "real")
@@ -122,9 +186,11 @@ func CheckRegistry(t rapid.TB, factory RegistryFactory) {
 				if listed || !d.model.IsRegistered(q) {
 					return
 				}
-				for range 1 << (60 / n) {
-					apply(t, spec.Op{Kind: spec.OpRetain, P: q})
+				ops := make([]spec.Op, 1<<(60/n))
+				for i := range ops {
+					ops[i] = spec.Op{Kind: spec.OpRetain, P: q}
 				}
+				applyRun(t, ops)
 			},
 			// A buffer whose real pointer let go of its share (an alias keeps
 			// the buffer) and its address registered anew, as an owned
@@ -163,7 +229,35 @@ func CheckRegistry(t rapid.TB, factory RegistryFactory) {
 				}
 				apply(t, spec.Op{Kind: spec.OpRefs, P: p(t)})
 			},
-		})
+		}
+		if len(keys) > 0 {
+			// A run of keys that collide in the hash: each registered as an
+			// owned pointer, or registered and then every other one
+			// released (dead keys left along the chain), or listed as the
+			// holders of one buffer that spans them. The runs of earlier
+			// Collide ops stay, so chains of live and dead keys build up
+			// over a sequence, and a buffer of several holders meets them.
+			actions["Collide"] = func(t *rapid.T) {
+				n := rapid.IntRange(2, len(keys)).Draw(t, "ncolliding")
+				from := rapid.IntRange(0, len(keys)-n).Draw(t, "from")
+				run := keys[from : from+n]
+				var ops []spec.Op
+				switch as := rapid.IntRange(0, 2).Draw(t, "as"); as {
+				case 0, 1:
+					for _, q := range run {
+						ops = append(ops, spec.Op{Kind: spec.OpRegister, P: q, Bytes: 0x10, Alloc: spec.ScalarNew})
+					}
+					for i := 0; as == 1 && i < len(run); i += 2 {
+						ops = append(ops, spec.Op{Kind: spec.OpUnregister, P: run[i]})
+					}
+				default:
+					bytes := int64(run[n-1]-run[0]) + 0x10
+					ops = append(ops, spec.Op{Kind: spec.OpRegisterBuffer, P: run[0], Bytes: bytes, Alloc: spec.ArrayNew, Aliases: slices.Clone(run[1:])})
+				}
+				applyRun(t, ops)
+			}
+		}
+		rt.Repeat(actions)
 	})
 }
 
@@ -175,10 +269,10 @@ type RegistryDiff struct {
 	modelLog, implLog *FreeLog
 	toModel           map[spec.BufferID]spec.BufferID
 	tr                trace.Trace
-	// extra lists the holders of live buffers outside the pointer pool (the
+	// extra lists the registered pointers outside the pointer pool (the
 	// state machine's wide and packed buffers put most of their aliases
-	// there), so that they are compared and drawn like pool pointers while
-	// the model holds them.
+	// there, and its colliding keys are all there), so that they are
+	// compared and drawn like pool pointers while the model holds them.
 	extra []spec.Addr
 }
 
@@ -200,28 +294,17 @@ func (d *RegistryDiff) fail(format string, args ...any) error {
 // they freed, and everything observable afterwards. The error carries the op
 // trace.
 func (d *RegistryDiff) Apply(op spec.Op) error {
-	want := op.Apply(d.model)
-	got := op.Apply(d.impl)
-	d.tr.Add(op, got)
-	if got.Err != want.Err || got.Value != want.Value {
-		return d.fail("%v returned %v, the model %v", op, got, want)
-	}
-	if op.Kind == spec.OpRegisterBuffer {
-		if err := d.mapBuffer(op, want.ID, got.ID); err != nil {
+	return d.ApplyRun([]spec.Op{op})
+}
+
+// ApplyRun applies ops in turn as Apply does, but compares everything
+// observable only after the last: each op's result and frees are compared
+// as it returns.
+func (d *RegistryDiff) ApplyRun(ops []spec.Op) error {
+	for _, op := range ops {
+		if err := d.applyOne(op); err != nil {
 			return err
 		}
-		if want.ID != 0 {
-			d.addExtra(op.Aliases)
-		}
-	}
-	// Frees compare in order, Close's too: it frees in the leak report's
-	// order, which the contract fixes.
-	wantFrees, gotFrees := d.modelLog.Take(), d.implLog.Take()
-	if !slices.Equal(wantFrees, gotFrees) {
-		if sameElements(wantFrees, gotFrees, freeKey) {
-			return d.fail("%v freed in the wrong order: %v, the model %v", op, gotFrees, wantFrees)
-		}
-		return d.fail("%v freed %v, the model freed %v", op, gotFrees, wantFrees)
 	}
 	if err := d.compareState(); err != nil {
 		return err
@@ -232,10 +315,43 @@ func (d *RegistryDiff) Apply(op spec.Op) error {
 	return nil
 }
 
-// addExtra adds the aliases outside the pool to extra.
-func (d *RegistryDiff) addExtra(aliases []spec.Addr) {
-	for _, a := range aliases {
-		if !slices.Contains(refPointerPool(), a) && !slices.Contains(d.extra, a) {
+// applyOne applies op to both registries and compares what it returned and
+// freed.
+func (d *RegistryDiff) applyOne(op spec.Op) error {
+	want := op.Apply(d.model)
+	got := op.Apply(d.impl)
+	d.tr.Add(op, got)
+	if got.Err != want.Err || got.Value != want.Value {
+		return d.fail("%v returned %v, the model %v", op, got, want)
+	}
+	switch {
+	case op.Kind == spec.OpRegisterBuffer:
+		if err := d.mapBuffer(op, want.ID, got.ID); err != nil {
+			return err
+		}
+		if want.ID != 0 {
+			d.addExtra(append([]spec.Addr{op.P}, op.Aliases...))
+		}
+	case op.Kind == spec.OpRegister && want.Err == "" && op.P != 0:
+		d.addExtra([]spec.Addr{op.P})
+	}
+	// Frees compare in order, Close's too: it frees in the leak report's
+	// order, which the contract fixes.
+	wantFrees, gotFrees := d.modelLog.Take(), d.implLog.Take()
+	if !slices.Equal(wantFrees, gotFrees) {
+		if sameElements(wantFrees, gotFrees, freeKey) {
+			return d.fail("%v freed in the wrong order: %v, the model %v", op, gotFrees, wantFrees)
+		}
+		return d.fail("%v freed %v, the model freed %v", op, gotFrees, wantFrees)
+	}
+	return nil
+}
+
+// addExtra adds the pointers outside the pool to extra.
+func (d *RegistryDiff) addExtra(ps []spec.Addr) {
+	pool := refPointerPool()
+	for _, a := range ps {
+		if !slices.Contains(pool, a) && !slices.Contains(d.extra, a) {
 			d.extra = append(d.extra, a)
 		}
 	}

@@ -205,30 +205,60 @@ func formatSeqs(seqs [][]spec.Op) string {
 
 // drawDisjointOps draws a sequence of non-scope ops on pointers inside
 // [base, base+0x10000): registrations, buffers with aliases, retains, releases
-// (valid and not), queries.
+// (valid and not), queries. One draw in eighteen is instead a buffer of 8 to
+// 24 holders, 8 bytes apart from p on, or a burst of 64 to 128 Retains of p
+// followed by Refs: LockFree keeps the counts of a buffer of more than 10
+// holders copy on write, packs those of fewer into fields of 6 or 7 bits,
+// and moves a packed buffer to copy on write when a burst fills a field, so
+// the observer's snapshots freeze such records and meet them changing.
 func drawDisjointOps(t *rapid.T, base spec.Addr) []spec.Op {
 	ptrs := []spec.Addr{base + 0x100, base + 0x110, base + 0x200, base + 0x210, base + 0x220}
 	ptr := rapid.SampledFrom(ptrs)
-	return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) spec.Op {
+	runs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) []spec.Op {
 		p := ptr.Draw(t, "p")
 		switch rapid.IntRange(0, 5).Draw(t, "kind") {
 		case 0:
-			return spec.Op{Kind: spec.OpRegister, P: p, Bytes: 0x20, Alloc: spec.ScalarNew}
+			return []spec.Op{{Kind: spec.OpRegister, P: p, Bytes: 0x20, Alloc: spec.ScalarNew}}
 		case 1:
+			if rapid.IntRange(0, 2).Draw(t, "wide") == 0 {
+				return drawDisjointWide(t, p)
+			}
 			n := rapid.IntRange(0, 3).Draw(t, "naliases")
 			aliases := make([]spec.Addr, n)
 			for i := range aliases {
 				aliases[i] = p + spec.Addr(rapid.IntRange(0, 2).Draw(t, "alias"))*0x10
 			}
-			return spec.Op{Kind: spec.OpRegisterBuffer, P: p, Bytes: 0x30, Aliases: aliases, Alloc: spec.ArrayNew}
+			return []spec.Op{{Kind: spec.OpRegisterBuffer, P: p, Bytes: 0x30, Aliases: aliases, Alloc: spec.ArrayNew}}
 		case 2:
-			return spec.Op{Kind: spec.OpRetain, P: p}
+			return []spec.Op{{Kind: spec.OpRetain, P: p}}
 		case 3, 4:
-			return spec.Op{Kind: spec.OpUnregister, P: p}
+			return []spec.Op{{Kind: spec.OpUnregister, P: p}}
 		default:
-			return spec.Op{Kind: spec.OpRefs, P: p}
+			return []spec.Op{{Kind: spec.OpRefs, P: p}}
 		}
 	}), 1, 40).Draw(t, "ops")
+	var ops []spec.Op
+	for _, r := range runs {
+		ops = append(ops, r...)
+	}
+	return ops
+}
+
+// drawDisjointWide draws a buffer of many holders at p, or a burst of
+// Retains of p (see drawDisjointOps).
+func drawDisjointWide(t *rapid.T, p spec.Addr) []spec.Op {
+	if rapid.Bool().Draw(t, "burst") {
+		ops := make([]spec.Op, rapid.IntRange(64, 128).Draw(t, "retains"), 130)
+		for i := range ops {
+			ops[i] = spec.Op{Kind: spec.OpRetain, P: p}
+		}
+		return append(ops, spec.Op{Kind: spec.OpRefs, P: p})
+	}
+	aliases := make([]spec.Addr, rapid.IntRange(7, 23).Draw(t, "naliases"))
+	for i := range aliases {
+		aliases[i] = p + 8*spec.Addr(i+1)
+	}
+	return []spec.Op{{Kind: spec.OpRegisterBuffer, P: p, Bytes: 0x100, Aliases: aliases, Alloc: spec.ArrayNew}}
 }
 
 func formatOps(ops []spec.Op) string {

@@ -29,6 +29,8 @@ const (
 	BugExitOldestFirst   bugs.ID = "refcount/exit-oldest-first"
 	BugResizeDropsAlias  bugs.ID = "refcount/resize-drops-alias"
 	BugBytesWrap         bugs.ID = "refcount/bytes-wrap"
+	BugShareTreeShallow  bugs.ID = "refcount/share-tree-shallow"
+	BugRebuildDropsKey   bugs.ID = "refcount/rebuild-drops-key"
 
 	// Both (the leak report's order is shared code; declared under Sharded).
 	BugOwnedBeforeBuffer bugs.ID = "refcount/owned-before-buffer"
@@ -72,6 +74,10 @@ func init() {
 			Summary: "a table rebuild copies owned pointers but only the real pointer of each buffer, dropping its aliases"},
 		bugs.Bug{ID: BugBytesWrap, Domain: "refcount", Impl: "Sharded", Killer: "BytesSaturate",
 			Summary: "the live bytes are summed in one 64-bit word: registrations may overlap, so huge ones wrap the sum and Stats reports a small figure"},
+		bugs.Bug{ID: BugShareTreeShallow, Domain: "refcount", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "a copy-on-write buffer's share tree keeps one level of inner nodes (16×16 shares) whatever its size: holders past the 256th read a share of 0, and their changes overwrite other holders' shares"},
+		bugs.Bug{ID: BugRebuildDropsKey, Domain: "refcount", Impl: "LockFree", Killer: "StateMachine",
+			Summary: "a rebuild copies each live key with the probe limit of a claim, and drops a key that finds no free slot within it: keys that collide in the hash lose their registrations"},
 		bugs.Bug{ID: BugOwnedBeforeBuffer, Domain: "refcount", Impl: "Sharded", Killer: "StateMachine",
 			Summary: "the leak report breaks a tie on the real pointer by buffer ID ascending, so an owned pointer registered anew at a buffer's address is listed and freed by Close before the buffer"},
 	)

@@ -150,11 +150,17 @@ func (lf *LockFree) compacted(t *table, ft frozenTable, pending int) *table {
 			continue
 		case status(s) == stLive:
 			to := nt.freeSlot(spec.Addr(k))
+			if bugs.On(BugRebuildDropsKey) && to == nil {
+				continue
+			}
 			to.bytes.Store(from.bytes.Load())
 			to.key.Store(k)
 			to.state.Store(s)
 		case status(s) == stHolder && ft.holderLive(spec.Addr(k), from.rec.Load()):
 			to := nt.freeSlot(spec.Addr(k))
+			if bugs.On(BugRebuildDropsKey) && to == nil {
+				continue
+			}
 			to.rec.Store(from.rec.Load())
 			to.key.Store(k)
 			to.state.Store(s)
@@ -267,7 +273,10 @@ func compactedCap(initCap, oldCap, oldLimit, need, used int) (capacity, limit in
 // published (so no one else writes it).
 func (t *table) freeSlot(p spec.Addr) *slot {
 	i := t.home(p)
-	for t.slots[i].key.Load() != 0 {
+	for d := 0; t.slots[i].key.Load() != 0; d++ {
+		if bugs.On(BugRebuildDropsKey) && d >= t.limit {
+			return nil // a claim would refuse a slot this far from home
+		}
 		i = (i + 1) & t.mask
 	}
 	return &t.slots[i]

@@ -1,6 +1,10 @@
 package refcount
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/memverify/memverify/internal/bugs"
+)
 
 // shareTree is an immutable array of shares: a copy-on-write buffer record's
 // share of each listed holder, by the holder's index in record.listed.
@@ -48,7 +52,7 @@ func newShareTree(n int, share func(i int) int64) shareTree {
 		return t
 	}
 	t.height = 1
-	for span := shareFanout * shareFanout; span < n; span *= shareFanout {
+	for span := shareFanout * shareFanout; span < n && !bugs.On(BugShareTreeShallow); span *= shareFanout {
 		t.height++
 	}
 	t.root = buildShares(t.height, 0, n, share)

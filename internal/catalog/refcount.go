@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"sync"
+
 	impl "github.com/memverify/memverify/impl/refcount"
 	spec "github.com/memverify/memverify/model/refcount"
 	"github.com/memverify/memverify/props"
@@ -33,6 +35,14 @@ func init() {
 		// goes wrong.
 		{"LockFree", []props.RegistryFactory{func(f spec.Freer) spec.Registry { return impl.NewLockFreeN(f, 8) }}, nil},
 	}
+	// The state machine also registers keys that collide in the hash both
+	// implementations use: in their low 16 bits, so they share a home slot
+	// in every LockFree table of up to 65536 slots (far more than the
+	// property fills) and one shard of Sharded. Sixty-four of them make
+	// probe runs past any probe limit the tables start with. Found once, on
+	// first use (about four million hashes).
+	colliding := sync.OnceValue(func() []spec.Addr { return impl.CollidingPointers(0x10_0000_0000, 16, 64, 16) })
+	machine := func(t rapid.TB, f props.RegistryFactory) { props.CheckRegistryColliding(colliding())(t, f) }
 	each := func(check func(rapid.TB, props.RegistryFactory), fs ...[]props.RegistryFactory) func(rapid.TB) {
 		return func(t rapid.TB) {
 			for _, l := range fs {
@@ -44,7 +54,7 @@ func init() {
 	}
 	for _, im := range impls {
 		if im.name != "Model" { // the model against itself proves nothing
-			Add(Suite{Domain: "refcount", Property: "StateMachine", Impl: im.name, Run: each(props.CheckRegistry, im.all)})
+			Add(Suite{Domain: "refcount", Property: "StateMachine", Impl: im.name, Run: each(machine, im.all)})
 		}
 		Add(
 			Suite{Domain: "refcount", Property: "DisjointParallel", Impl: im.name, Run: each(props.CheckRegistryDisjointParallel, im.all, im.par)},
