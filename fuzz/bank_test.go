@@ -83,14 +83,9 @@ func decodeListOp(r rawListOp, cfg spec.Config, m *spec.Model, snaps []spec.Stat
 
 // fuzzLayouts are the tree layouts each input runs under: the default, whose
 // one or two leaves hold every block a decoded range has room for, and
-// 4-entry nodes, which make the same blocks a tree of several levels: with
-// 32-bit keys and short leaves up to 7 units (leaves change form often),
-// and with 64-bit keys and full leaves.
-var fuzzLayouts = []impl.FreeListOptions{
-	{},
-	{NodeWidth: impl.MinNodeWidth, LeafLimit: 7},
-	{NodeWidth: impl.MinNodeWidth, WideKeys: true, FullLeaves: true},
-}
+// 4-entry nodes, which make the same blocks a tree of several levels, with
+// 32- and 64-bit keys.
+var fuzzLayouts = []impl.FreeListOptions{{}, {NodeWidth: impl.MinNodeWidth}, {NodeWidth: impl.MinNodeWidth, WideKeys: true}}
 
 // FuzzFreeList runs a decoded configuration and op sequence against the
 // model and FreeListOpt (first fit, then best fit; each under fuzzLayouts),

@@ -3,7 +3,6 @@ package bank
 import (
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/memverify/memverify/internal/bugs"
 )
@@ -34,30 +33,14 @@ import (
 // room and splits only when neither has any (lend), which keeps leaves about
 // four fifths full where halving splits alone leave them two thirds full.
 //
-// A leaf of the blocks tree is most often short (shortLeaf): its keys as
-// 16-bit offsets from a base, its values in 16 bits, in the first two lines
-// of its node, half the lines of its full form. Leaves are nearly all the
-// nodes and a lookup by address lands on one at random, so at 100k blocks
-// this halves the memory the searches touch (about 0.5 MB instead of 1 MB,
-// against a 1 MiB L2) and the misses per operation (1.7 to 0.9 simulated,
-// at 100k). A leaf whose entries do not fit 16 bits (a gap of 65536 units
-// or more, or keys as far apart) takes its full form at the write that
-// needs it (store, putEntry) and is compacted again at its next change of
-// shape. Entries move between two short leaves as offsets, rebased on the
-// receiving leaf (join). Either form is read by its node's first word, so a
-// lookup touches the same two lines whichever it meets; the full form's
-// values, on two more lines, are loaded after the keys. A tied tree
-// (bySize) keeps full leaves.
-//
 // Updates go through a cursor, the path of one descent: set, insertAfter
 // and deleteAt work at its leaf and walk back up it, so a search followed by
 // an update costs one descent, not two.
 
 const (
 	// fan is the capacity of a node: at 32 bits, the count and 31 keys
-	// fill two cache lines and 31 values (with a pad) two more, 256 bytes.
-	// A tree of short leaves uses 30 of them (shortCap), a tree without 31.
-	// Either fan-out makes the tree four levels deep at 100k entries.
+	// fill two cache lines and 31 values (with the flag) two more, 256
+	// bytes. Fan-out 31 makes the tree four levels deep at 100k entries.
 	fan = 31
 	// wideFan is the width a 64-bit tree uses: 15 keys (with the count)
 	// fill two lines, as 31 do at 32 bits. Fan-out 31 at 64 bits read more
@@ -77,9 +60,9 @@ const (
 // (then a node is 256 bytes of fan entries), else uint64.
 type key interface{ ~uint32 | ~uint64 }
 
-// bnode is one node of a btree: the slot count (with the flags) and the
-// keys, then the values, so that a search over keys reads only the count's
-// and keys' lines, and one over annotations mostly the values'. At
+// bnode is one node of a btree: the slot count and the keys, then the
+// values and the leaf flag, so that a search over keys reads only the
+// count's and keys' lines, and one over annotations mostly the values'. At
 // 32 bits that is two cache lines each (256 bytes in all). A 64-bit node has
 // room for fan entries too (512 bytes) but its tree uses only wideFan of
 // them, so the lines a search reads are again two for the count and keys
@@ -89,71 +72,16 @@ type key interface{ ~uint32 | ~uint64 }
 // carry them.
 //
 // The count is a K rather than an int32 so that it and the keys fill whole
-// lines at either width: nodes stay on cache-line boundaries. It carries
-// the flags too, so that a node's kind and a leaf's form are known from the
-// line every search reads first. A short leaf is laid over the same bytes
-// (shortLeaf).
+// lines at either width: nodes stay on cache-line boundaries.
 type bnode[K key] struct {
-	n K      // slots in use (the low byte) and the flags leafNode and shortForm
-	k [fan]K // leaf: key; inner: key of the child's smallest entry
-	v [fan]K // leaf: value; inner: largest value in the child's subtree
-	_ K      // pads the node to whole lines
+	n    K      // slots in use; see size
+	k    [fan]K // leaf: key; inner: key of the child's smallest entry
+	v    [fan]K // leaf: value; inner: largest value in the child's subtree
+	leaf bool
 }
-
-// bnode.n holds the slot count in its low byte and two flags above it.
-const (
-	countBits = 0xff
-	leafNode  = 0x100 // a leaf
-	shortForm = 0x200 // a leaf in its 16-bit form (shortLeaf)
-)
 
 // size is the slot count as an index.
-func (nd *bnode[K]) size() int32 { return int32(nd.n & countBits) }
-
-// setSize sets the slot count, keeping the flags.
-func (nd *bnode[K]) setSize(n int32) { nd.n = nd.n&^countBits | K(n) }
-
-func (nd *bnode[K]) isLeaf() bool  { return nd.n&leafNode != 0 }
-func (nd *bnode[K]) isShort() bool { return nd.n&shortForm != 0 }
-
-// shortLeaf is the 16-bit form of a leaf, laid over the first 128 bytes of
-// its node (at 32 bits: the count and the base in the first 8, the keys'
-// offsets from the base, then the values, two lines in all). A leaf takes
-// it when every key is at most limit above the leaf's first and every
-// value at most limit (btree.lim, 65535 but in tests), and keeps its full
-// form otherwise; the count and flags are the node's own first word, so
-// either form is known from it.
-type shortLeaf[K key] struct {
-	n    K                // bnode.n
-	base K                // every key is base plus its offset
-	k    [shortCap]uint16 // key - base
-	v    [shortCap]uint16
-}
-
-// shortCap is the most entries a short leaf holds: base, keys and values
-// fill 128 bytes at 32 bits. A tree keeps short leaves only if its width is
-// at most this.
-const shortCap = 30
-
-// short is nd's 16-bit form; nd must be a short leaf.
-func (nd *bnode[K]) short() *shortLeaf[K] { return (*shortLeaf[K])(unsafe.Pointer(nd)) }
-
-// key is the key of slot i of nd, a leaf in either form or an inner node.
-func (nd *bnode[K]) key(i int32) K {
-	if nd.isShort() {
-		w := nd.short()
-		return w.base + K(w.k[i])
-	}
-	return nd.k[i]
-}
-
-// val is the value of slot i of nd, a leaf in either form or an inner node.
-func (nd *bnode[K]) val(i int32) K {
-	if nd.isShort() {
-		return K(nd.short().v[i])
-	}
-	return nd.v[i]
-}
+func (nd *bnode[K]) size() int32 { return int32(nd.n) }
 
 // btree is one tree; see the top of the file.
 type btree[K key] struct {
@@ -165,29 +93,21 @@ type btree[K key] struct {
 	height int   // levels; leaves are at level height-1
 	max    int32 // capacity in use, 4..fan: wideFan at 64 bits (tests shrink it to build deep trees)
 	ties   bool  // entries with equal keys are ordered by value
-	shorts bool  // leaves take their short form when their entries allow
-	lim    K     // the largest offset and value a short leaf holds
 	sink   K     // written by touch, never read
 }
 
-// touch loads one word from each cache line of leaf x that a search goes
-// on to read, all at once, before the search starts: the first two lines,
-// which hold a short leaf whole (count, offsets, values) and a full one's
-// count and keys; and in a tree without short leaves the two lines of
-// values too. Below the upper levels a node is seldom in cache, and the
-// search would otherwise meet its lines one after the other: the count,
-// then the key the binary search picks, then the value at the slot found,
-// then the tails that an insertion or removal shifts. Loaded together,
-// their misses overlap. A full leaf in a tree of short ones (a leaf with a
-// value or a span too large for 16 bits, rare) meets its values' lines
-// after its keys'. The words go into sink only so that the loads are kept.
+// touch loads one word from each of the four cache lines of leaf x that a
+// search goes on to read (count and first keys, last keys, first values,
+// last values, at either width), all at once, before the search starts.
+// Below the upper levels a node is seldom in cache, and the search would
+// otherwise meet its lines one after the other: the count, then the key the
+// binary search picks, then the value at the slot found, then the tails that
+// an insertion or removal shifts. Loaded together, their misses overlap.
+// The words go into sink only so that the loads are kept.
 func (t *btree[K]) touch(x int32) {
 	nd := &t.nodes[x]
 	h := t.max / 2
-	t.sink ^= nd.n ^ nd.k[h]
-	if !t.shorts {
-		t.sink ^= nd.v[0] ^ nd.v[h+1]
-	}
+	t.sink ^= nd.n ^ nd.k[h] ^ nd.v[0] ^ nd.v[h+1]
 }
 
 // touchInner is touch for inner node x on a search by key: the lines of its
@@ -205,12 +125,8 @@ type cursor struct {
 	pos  [maxDepth]int32
 }
 
-// init sets the tree up with nodes of width entries. A short leaf holds
-// offsets and values up to lim (at most 65535); lim 0 keeps every leaf in
-// full form, and so do a tied tree and one wider than shortCap.
-func (t *btree[K]) init(width int32, ties bool, lim uint16) {
+func (t *btree[K]) init(width int32, ties bool) {
 	t.max, t.ties = width, ties
-	t.shorts, t.lim = lim > 0 && !ties && width <= shortCap, K(lim)
 	t.reset()
 }
 
@@ -220,23 +136,14 @@ func (t *btree[K]) reset() {
 	t.root, t.height = t.alloc(true), 1
 }
 
-// alloc takes a node from the arena: an empty inner node, or an empty leaf
-// (short if the tree keeps short leaves).
 func (t *btree[K]) alloc(leaf bool) int32 {
-	var n K
-	if leaf {
-		n = leafNode
-		if t.shorts {
-			n |= shortForm
-		}
-	}
 	if k := len(t.spare); k > 0 {
 		x := t.spare[k-1]
 		t.spare = t.spare[:k-1]
-		t.nodes[x].n = n
+		t.nodes[x].n, t.nodes[x].leaf = 0, leaf
 		return x
 	}
-	t.nodes = append(t.nodes, bnode[K]{n: n})
+	t.nodes = append(t.nodes, bnode[K]{leaf: leaf})
 	t.kids = append(t.kids, [fan + 1]int32{})
 	if t.ties {
 		t.ws = append(t.ws, [fan]K{})
@@ -246,149 +153,10 @@ func (t *btree[K]) alloc(leaf bool) int32 {
 
 func (t *btree[K]) release(x int32) { t.spare = append(t.spare, x) }
 
-// fits reports whether the entry (k, v) has a 16-bit form in short leaf w.
-func (t *btree[K]) fits(w *shortLeaf[K], k, v K) bool {
-	return k >= w.base && k-w.base <= t.lim && v <= t.lim
-}
-
-// widen turns leaf x into its full form, in place, if it is short. The two forms
-// share the node's first bytes, so the entries are read out first.
-func (t *btree[K]) widen(x int32) {
-	nd := &t.nodes[x]
-	if !nd.isShort() {
-		return
-	}
-	w, n := nd.short(), nd.size()
-	base := w.base
-	if bugs.On(BugWidenDropsBase) {
-		base = 0
-	}
-	var ks, vs [shortCap]K
-	for i := range n {
-		ks[i], vs[i] = base+K(w.k[i]), K(w.v[i])
-	}
-	nd.n &^= shortForm
-	copy(nd.k[:n], ks[:n])
-	copy(nd.v[:n], vs[:n])
-}
-
-// compact gives leaf x (any other node is left as it is) its short form, based at its first key, if the
-// tree keeps short leaves and every entry has one. The changes of shape
-// (splits, lending, merges) and build end with it, so that a leaf widened
-// for an entry that has since gone is short again after its next one.
-func (t *btree[K]) compact(x int32) {
-	nd := &t.nodes[x]
-	if !t.shorts || !nd.isLeaf() || nd.isShort() {
-		return
-	}
-	n := nd.size()
-	var base K
-	if n > 0 {
-		base = nd.k[0]
-	}
-	var ks, vs [shortCap]uint16
-	for i := range n {
-		if nd.k[i]-base > t.lim || nd.v[i] > t.lim {
-			return
-		}
-		ks[i], vs[i] = uint16(nd.k[i]-base), uint16(nd.v[i])
-	}
-	nd.n |= shortForm
-	w := nd.short()
-	w.base = base
-	copy(w.k[:n], ks[:n])
-	copy(w.v[:n], vs[:n])
-}
-
-// join prepares leaves src and dst for moving src's entries [si, si+cnt)
-// into dst (before or after dst's own, whose order they keep): if both are
-// short and every key of the two fits the offsets of one base, dst is
-// based at its smallest key (moved or kept), so the entries move as
-// offsets; otherwise both take their full form, and the change of shape
-// compacts them when it is done. Nodes other than leaves are left as they
-// are.
-func (t *btree[K]) join(src, si, cnt, dst int32) {
-	s, d := &t.nodes[src], &t.nodes[dst]
-	if !s.isShort() && !d.isShort() {
-		return
-	}
-	if s.isShort() && d.isShort() && cnt > 0 {
-		w, dw := s.short(), d.short()
-		lo, hi := w.base+K(w.k[si]), w.base+K(w.k[si+cnt-1])
-		base := lo
-		if n := d.size(); n > 0 {
-			base = min(base, dw.base)
-			hi = max(hi, dw.base+K(dw.k[n-1]))
-			if hi-base <= t.lim {
-				for j := range n {
-					dw.k[j] += uint16(dw.base - base)
-				}
-			}
-		}
-		if hi-base <= t.lim {
-			dw.base = base
-			return
-		}
-	}
-	t.widen(src)
-	t.widen(dst)
-}
-
-// store writes entry (k, v) at slot i of leaf x, widening x if the entry
-// has no short form there.
-func (t *btree[K]) store(x, i int32, k, v K) {
-	nd := &t.nodes[x]
-	if nd.isShort() {
-		if w := nd.short(); t.fits(w, k, v) {
-			w.k[i], w.v[i] = uint16(k-w.base), uint16(v)
-			return
-		}
-		t.widen(x)
-	}
-	nd.k[i], nd.v[i] = k, v
-}
-
-// putEntry inserts entry (k, v) at slot i of leaf x, which has room. A
-// short leaf takes the entry's key as its base when it was empty, moves its
-// base down to a smaller key when its offsets allow, and is widened when
-// the entry still has no short form.
-func (t *btree[K]) putEntry(x, i int32, k, v K) {
-	nd := &t.nodes[x]
-	n := nd.size()
-	if nd.isShort() {
-		w := nd.short()
-		switch {
-		case n == 0:
-			w.base = k
-		case k < w.base && w.base-k <= t.lim-K(w.k[n-1]):
-			d := uint16(w.base - k)
-			for j := range n {
-				w.k[j] += d
-			}
-			w.base = k
-		}
-		if t.fits(w, k, v) {
-			copy(w.k[i+1:n+1], w.k[i:n])
-			copy(w.v[i+1:n+1], w.v[i:n])
-			w.k[i], w.v[i] = uint16(k-w.base), uint16(v)
-			nd.n++
-			return
-		}
-		t.widen(x)
-	}
-	copy(nd.k[i+1:n+1], nd.k[i:n])
-	copy(nd.v[i+1:n+1], nd.v[i:n])
-	nd.k[i], nd.v[i] = k, v
-	nd.n++
-}
-
 // rank is the number of slots of node x whose key is ≤ (k, v): in a leaf,
 // the entries; in an inner node, the children whose smallest entry is.
 func (t *btree[K]) rank(x int32, k, v K) int32 {
 	nd := &t.nodes[x]
-	if nd.isShort() {
-		return rankShort(nd.short(), nd.size(), k)
-	}
 	r := int32(0)
 	if !t.ties {
 		// Binary search without an early exit (five steps over 31 keys):
@@ -409,34 +177,11 @@ func (t *btree[K]) rank(x int32, k, v K) int32 {
 		return r
 	}
 	sub := &nd.v
-	if !nd.isLeaf() {
+	if !nd.leaf {
 		sub = &t.ws[x]
 	}
 	for r < nd.size() && (nd.k[r] < k || (nd.k[r] == k && sub[r] <= v)) {
 		r++
-	}
-	return r
-}
-
-// rankShort is rank over the n entries of short leaf w (whose tree has no
-// ties), by the same search over the offsets.
-func rankShort[K key](w *shortLeaf[K], n int32, k K) int32 {
-	if k < w.base {
-		return 0
-	}
-	// Every offset is at most 65535, so a key further above the base is
-	// above all of them, as 65535 is.
-	q := uint64(min(k-w.base, 0xffff))
-	r := int32(0)
-	for size := n; size > 1; {
-		half := size / 2
-		_, borrow := bits.Sub64(q, uint64(w.k[r+half-1]), 0)
-		r += half & (int32(borrow) - 1)
-		size -= half
-	}
-	if n > 0 {
-		_, borrow := bits.Sub64(q, uint64(w.k[r]), 0)
-		r += 1 - int32(borrow)
 	}
 	return r
 }
@@ -475,34 +220,17 @@ func (t *btree[K]) next(c *cursor) bool {
 	return false
 }
 
-// span is the entry c points at and the key of the entry after it,
-// without moving c (ok false at the end): the next slot of the leaf, or
-// else of the lowest ancestor that has one (an inner slot's key is its
-// subtree's smallest). It is at and a look at the next key in one call,
-// the list's most frequent, reading the leaf's form once.
-func (t *btree[K]) span(c *cursor) (k, v, next K, ok bool) {
-	l := t.height - 1
-	nd := &t.nodes[c.node[l]]
-	p := c.pos[l]
-	if nd.isShort() {
-		w := nd.short()
-		k, v = w.base+K(w.k[p]), K(w.v[p])
-		if p+1 < nd.size() {
-			return k, v, w.base + K(w.k[p+1]), true
-		}
-	} else {
-		k, v = nd.k[p], nd.v[p]
-		if p+1 < nd.size() {
-			return k, v, nd.k[p+1], true
-		}
-	}
-	for l--; l >= 0; l-- {
+// nextKey is the key of the entry after the one c points at, without
+// moving c: the next slot of the leaf, or else of the lowest ancestor that
+// has one (an inner slot's key is its subtree's smallest).
+func (t *btree[K]) nextKey(c *cursor) (K, bool) {
+	for l := t.height - 1; l >= 0; l-- {
 		nd := &t.nodes[c.node[l]]
 		if p := c.pos[l] + 1; p < nd.size() {
-			return k, v, nd.k[p], true
+			return nd.k[p], true
 		}
 	}
-	return k, v, 0, false
+	return 0, false
 }
 
 // prev moves c to the preceding entry; false at the start.
@@ -524,10 +252,6 @@ func (t *btree[K]) prev(c *cursor) bool {
 func (t *btree[K]) at(c *cursor) (k, v K) {
 	nd := &t.nodes[c.node[t.height-1]]
 	p := c.pos[t.height-1]
-	if nd.isShort() {
-		w := nd.short()
-		return w.base + K(w.k[p]), K(w.v[p])
-	}
 	return nd.k[p], nd.v[p]
 }
 
@@ -538,9 +262,10 @@ func (t *btree[K]) at(c *cursor) (k, v K) {
 // largest or lowers the entry that was it.
 func (t *btree[K]) set(c *cursor, k, v K) {
 	l := t.height - 1
-	x, p := c.node[l], c.pos[l]
-	old := t.nodes[x].val(p)
-	t.store(x, p, k, v)
+	nd := &t.nodes[c.node[l]]
+	p := c.pos[l]
+	old := nd.v[p]
+	nd.k[p], nd.v[p] = k, v
 	t.raise(c, l-1, p == 0, k, v, old, v)
 }
 
@@ -582,13 +307,6 @@ func (t *btree[K]) raise(c *cursor, l int, front bool, k, w, oldMax, newMax K) {
 // largest is the largest value among node x's slots.
 func (t *btree[K]) largest(x int32) K {
 	nd := &t.nodes[x]
-	if nd.isShort() {
-		var m uint16
-		for _, v := range nd.short().v[:nd.size()] {
-			m = max(m, v)
-		}
-		return K(m)
-	}
 	vs := nd.v[:nd.size()]
 	// Four slots a step into two running maxima: half the loop overhead
 	// of one slot a step, and two independent chains of comparisons.
@@ -604,16 +322,23 @@ func (t *btree[K]) largest(x int32) K {
 }
 
 // top is the largest value in the tree (0 when empty).
-func (t *btree[K]) top() K { return t.largest(t.root) }
+func (t *btree[K]) top() K {
+	nd := &t.nodes[t.root]
+	m := K(0)
+	for i := range nd.size() {
+		m = max(m, nd.v[i])
+	}
+	return m
+}
 
 // pull refreshes slot i of inner node x from its child.
 func (t *btree[K]) pull(x, i int32) {
 	y := t.kids[x][i]
 	nd, ch := &t.nodes[x], &t.nodes[y]
-	nd.k[i] = ch.key(0)
+	nd.k[i] = ch.k[0]
 	if t.ties {
-		if ch.isLeaf() || bugs.On(BugTieFromAnnotation) {
-			t.ws[x][i] = ch.val(0)
+		if ch.leaf || bugs.On(BugTieFromAnnotation) {
+			t.ws[x][i] = ch.v[0]
 		} else {
 			t.ws[x][i] = t.ws[y][0]
 		}
@@ -622,35 +347,12 @@ func (t *btree[K]) pull(x, i int32) {
 }
 
 // move copies cnt slots of node src from si to node dst at di (the same
-// node allowed: memmove semantics). Between two leaves, join must have
-// prepared them: an entry moves into a short leaf by its offset from that
-// leaf's base.
+// node allowed: memmove semantics).
 func (t *btree[K]) move(src, si, dst, di, cnt int32) {
 	s, d := &t.nodes[src], &t.nodes[dst]
-	if s.isShort() != d.isShort() { // not joined: both go full
-		t.widen(src)
-		t.widen(dst)
-	}
-	if s.isShort() {
-		w, dw := s.short(), d.short()
-		if src == dst {
-			copy(w.k[di:di+cnt], w.k[si:si+cnt])
-			copy(w.v[di:di+cnt], w.v[si:si+cnt])
-			return
-		}
-		d := w.base - dw.base // the moved keys' bases differ by this (mod 2^bits)
-		if bugs.On(BugShortMoveUnrebased) {
-			d = 0
-		}
-		for j := range cnt {
-			dw.k[di+j] = w.k[si+j] + uint16(d)
-		}
-		copy(dw.v[di:di+cnt], w.v[si:si+cnt])
-		return
-	}
 	copy(d.k[di:di+cnt], s.k[si:si+cnt])
 	copy(d.v[di:di+cnt], s.v[si:si+cnt])
-	if !s.isLeaf() {
+	if !s.leaf {
 		copy(t.kids[dst][di:di+cnt], t.kids[src][si:si+cnt])
 		if t.ties {
 			copy(t.ws[dst][di:di+cnt], t.ws[src][si:si+cnt])
@@ -661,15 +363,13 @@ func (t *btree[K]) move(src, si, dst, di, cnt int32) {
 // putSlot inserts a slot at i into node x, which has room.
 func (t *btree[K]) putSlot(x, i int32, k, v, w K, kid int32) {
 	nd := &t.nodes[x]
-	if nd.isLeaf() {
-		t.putEntry(x, i, k, v)
-		return
-	}
 	t.move(x, i, x, i+1, nd.size()-i)
 	nd.k[i], nd.v[i] = k, v
-	t.kids[x][i] = kid
-	if t.ties {
-		t.ws[x][i] = w
+	if !nd.leaf {
+		t.kids[x][i] = kid
+		if t.ties {
+			t.ws[x][i] = w
+		}
 	}
 	nd.n++
 }
@@ -689,25 +389,18 @@ func (t *btree[K]) put(x, i int32, k, v, w K, kid int32) int32 {
 		t.putSlot(x, i, k, v, w, kid)
 		return nilNode
 	}
-	leaf := t.nodes[x].isLeaf()
-	r := t.alloc(leaf)
+	r := t.alloc(t.nodes[x].leaf)
 	left := (t.max + 2) / 2 // slots the left half ends with
 	keep := left            // old slots x keeps
 	if i < left {
 		keep--
 	}
-	t.join(x, keep, t.max-keep, r)
 	t.move(x, keep, r, 0, t.max-keep)
-	t.nodes[r].setSize(t.max - keep)
-	t.nodes[x].setSize(keep)
+	t.nodes[r].n, t.nodes[x].n = K(t.max-keep), K(keep)
 	if i < left {
 		t.putSlot(x, i, k, v, w, kid)
 	} else {
 		t.putSlot(r, i-keep, k, v, w, kid)
-	}
-	if leaf {
-		t.compact(x)
-		t.compact(r)
 	}
 	return r
 }
@@ -715,8 +408,8 @@ func (t *btree[K]) put(x, i int32, k, v, w K, kid int32) int32 {
 // summary is the slot describing node x in its parent.
 func (t *btree[K]) summary(x int32) (k, v, w K) {
 	nd := &t.nodes[x]
-	k, w = nd.key(0), nd.val(0)
-	if !nd.isLeaf() && t.ties {
+	k, w = nd.k[0], nd.v[0]
+	if !nd.leaf && t.ties {
 		w = t.ws[x][0]
 	}
 	return k, t.largest(x), w
@@ -740,8 +433,9 @@ func (t *btree[K]) insertAfter(c *cursor, k, v K) {
 // in one walk up the path; k1 must keep the entry's place. c is spent.
 func (t *btree[K]) split(c *cursor, k1, v1, k2, v2 K) {
 	x, p := c.node[t.height-1], c.pos[t.height-1]
-	old := t.nodes[x].val(p)
-	t.store(x, p, k1, v1)
+	nd := &t.nodes[x]
+	old := nd.v[p]
+	nd.k[p], nd.v[p] = k1, v1
 	t.spread(c, p+1, k2, v2, p == 0, k1, v1, old, max(v1, v2))
 }
 
@@ -798,18 +492,14 @@ func (t *btree[K]) lend(c *cursor, p int32, k, v K) bool {
 		y := t.kids[px][i-1]
 		if ny := t.nodes[y].size(); full-ny >= 2 {
 			m := (full - ny) / 2 // x's first m entries move to the end of y
-			t.join(x, 0, m, y)
 			t.move(x, 0, y, ny, m)
 			t.move(x, m, x, 0, full-m)
-			t.nodes[y].setSize(ny + m)
-			t.nodes[x].setSize(full - m)
+			t.nodes[y].n, t.nodes[x].n = K(ny+m), K(full-m)
 			if p < m {
 				t.putSlot(y, ny+p, k, v, 0, nilNode)
 			} else {
 				t.putSlot(x, p-m, k, v, 0, nilNode)
 			}
-			t.compact(x)
-			t.compact(y)
 			if !bugs.On(BugLendStaleNeighbour) {
 				t.pull(px, i-1)
 			}
@@ -821,18 +511,14 @@ func (t *btree[K]) lend(c *cursor, p int32, k, v K) bool {
 		z := t.kids[px][i+1]
 		if nz := t.nodes[z].size(); full-nz >= 2 {
 			m := (full - nz) / 2 // x's last m entries move to the front of z
-			t.join(x, full-m, m, z)
 			t.move(z, 0, z, m, nz)
 			t.move(x, full-m, z, 0, m)
-			t.nodes[z].setSize(nz + m)
-			t.nodes[x].setSize(full - m)
+			t.nodes[z].n, t.nodes[x].n = K(nz+m), K(full-m)
 			if p > full-m {
 				t.putSlot(z, p-(full-m), k, v, 0, nilNode)
 			} else {
 				t.putSlot(x, p, k, v, 0, nilNode)
 			}
-			t.compact(x)
-			t.compact(z)
 			t.pull(px, i)
 			t.pull(px, i+1)
 			return true
@@ -858,7 +544,7 @@ func (t *btree[K]) delete(k, v K) {
 func (t *btree[K]) deleteAt(c *cursor) {
 	l := t.height - 1
 	x, p := c.node[l], c.pos[l]
-	old := t.nodes[x].val(p)
+	old := t.nodes[x].v[p]
 	t.dropSlot(x, p)
 	front := p == 0
 	for l--; l >= 0; l-- {
@@ -879,7 +565,7 @@ func (t *btree[K]) deleteAt(c *cursor) {
 
 // shrink drops a root left with one child.
 func (t *btree[K]) shrink() {
-	if nd := &t.nodes[t.root]; !nd.isLeaf() && nd.size() == 1 {
+	if nd := &t.nodes[t.root]; !nd.leaf && nd.size() == 1 {
 		old := t.root
 		t.root = t.kids[t.root][0]
 		t.height--
@@ -894,11 +580,11 @@ func (t *btree[K]) absorb(c *cursor, cnt int32, v K) {
 	l := t.height - 1
 	x, p := c.node[l], c.pos[l]
 	nd := &t.nodes[x]
-	oldMax := nd.val(p)
+	oldMax := nd.v[p]
 	for j := p + 1; j <= p+cnt; j++ {
-		oldMax = max(oldMax, nd.val(j))
+		oldMax = max(oldMax, nd.v[j])
 	}
-	t.store(x, p, nd.key(p), v)
+	nd.v[p] = v
 	t.move(x, p+cnt+1, x, p+1, nd.size()-p-cnt-1)
 	nd.n -= K(cnt)
 	if l == 0 || nd.size() >= t.max/2 {
@@ -926,33 +612,25 @@ func (t *btree[K]) rebalance(x, i int32) {
 	a, b := t.kids[x][i], t.kids[x][i+1]
 	na, nb := t.nodes[a].size(), t.nodes[b].size()
 	if na+nb <= t.max {
-		t.join(b, 0, nb, a)
 		t.move(b, 0, a, na, nb)
-		t.nodes[a].setSize(na + nb)
+		t.nodes[a].n = K(na + nb)
 		t.dropSlot(x, i+1)
 		t.release(b)
-		t.compact(a)
 		t.pull(x, i)
 		return
 	}
 	half := (na + nb + 1) / 2
 	if na < half { // b's first slots move to the end of a
 		m := half - na
-		t.join(b, 0, m, a)
 		t.move(b, 0, a, na, m)
 		t.move(b, m, b, 0, nb-m)
-		t.nodes[a].setSize(half)
-		t.nodes[b].setSize(nb - m)
+		t.nodes[a].n, t.nodes[b].n = K(half), K(nb-m)
 	} else { // a's last slots move to the front of b
 		m := na - half
-		t.join(a, half, m, b)
 		t.move(b, 0, b, m, nb)
 		t.move(a, half, b, 0, m)
-		t.nodes[a].setSize(half)
-		t.nodes[b].setSize(nb + m)
+		t.nodes[a].n, t.nodes[b].n = K(half), K(nb+m)
 	}
-	t.compact(a)
-	t.compact(b)
 	t.pull(x, i)
 	t.pull(x, i+1)
 }
@@ -972,7 +650,7 @@ func (t *btree[K]) first(c *cursor) bool {
 // that straddles lo can fail after its annotation said yes, so the search
 // visits O(height) nodes.
 func (t *btree[K]) firstFit(c *cursor, lo, n K) bool {
-	if root := &t.nodes[t.root]; root.size() > 0 && lo <= root.key(0) {
+	if root := &t.nodes[t.root]; root.size() > 0 && lo <= root.k[0] {
 		// No entry lies below lo, so every annotation is exact: the first
 		// child whose largest value fits holds the answer, no backtracking.
 		return t.descend(c, n, false)
@@ -987,11 +665,6 @@ func (t *btree[K]) descend(c *cursor, n K, fromEnd bool) bool {
 	for l := 0; ; l++ {
 		c.node[l] = x
 		nd := &t.nodes[x]
-		if nd.isShort() {
-			i, ok := fitShort(nd.short().v[:nd.size()], n, fromEnd)
-			c.pos[l] = i
-			return ok
-		}
 		vs := nd.v[:nd.size()] // a slice: no bounds check per slot
 		i := 0
 		if fromEnd {
@@ -1009,42 +682,19 @@ func (t *btree[K]) descend(c *cursor, n K, fromEnd bool) bool {
 			}
 		}
 		c.pos[l] = int32(i)
-		if nd.isLeaf() {
+		if nd.leaf {
 			return true
 		}
 		x = t.kids[x][i]
 	}
 }
 
-// fitShort is descend's search in a short leaf's values vs: the first (the
-// last, if fromEnd) at least n.
-func fitShort[K key](vs []uint16, n K, fromEnd bool) (int32, bool) {
-	if n > 0xffff {
-		return 0, false // above every 16-bit value
-	}
-	m := uint16(n)
-	if fromEnd {
-		for i := len(vs) - 1; i >= 0; i-- {
-			if vs[i] >= m {
-				return int32(i), true
-			}
-		}
-		return 0, false
-	}
-	for i, v := range vs {
-		if v >= m {
-			return int32(i), true
-		}
-	}
-	return 0, false
-}
-
 func (t *btree[K]) firstFitIn(c *cursor, l int, x int32, lo, n K) bool {
 	c.node[l] = x
 	nd := &t.nodes[x]
-	if nd.isLeaf() {
+	if nd.leaf {
 		for i := int32(0); i < nd.size(); i++ {
-			if nd.val(i) >= n && nd.key(i) >= lo {
+			if nd.v[i] >= n && nd.k[i] >= lo {
 				c.pos[l] = i
 				return true
 			}
@@ -1070,7 +720,7 @@ func (t *btree[K]) firstFitIn(c *cursor, l int, x int32, lo, n K) bool {
 // highest free block in [lo, hi) holding n bytes); hi = MaxUint64 is no
 // bound.
 func (t *btree[K]) lastFit(c *cursor, lo, hi, n K) bool {
-	if root := &t.nodes[t.root]; hi == ^K(0) && root.size() > 0 && lo <= root.key(0) {
+	if root := &t.nodes[t.root]; hi == ^K(0) && root.size() > 0 && lo <= root.k[0] {
 		return t.descend(c, n, true) // no bound cuts the tree: annotations are exact
 	}
 	return t.lastFitIn(c, 0, t.root, lo, hi, n)
@@ -1079,13 +729,13 @@ func (t *btree[K]) lastFit(c *cursor, lo, hi, n K) bool {
 func (t *btree[K]) lastFitIn(c *cursor, l int, x int32, lo, hi, n K) bool {
 	c.node[l] = x
 	nd := &t.nodes[x]
-	if nd.isLeaf() {
+	if nd.leaf {
 		for i := nd.size() - 1; i >= 0; i-- {
-			switch k := nd.key(i); {
-			case k >= hi:
-			case k < lo:
+			switch {
+			case nd.k[i] >= hi:
+			case nd.k[i] < lo:
 				return false
-			case nd.val(i) >= n:
+			case nd.v[i] >= n:
 				c.pos[l] = i
 				return true
 			}
@@ -1120,9 +770,9 @@ func (t *btree[K]) smallest(c *cursor, n, lo K) bool {
 func (t *btree[K]) smallestIn(c *cursor, l int, x int32, n, lo K) bool {
 	c.node[l] = x
 	nd := &t.nodes[x]
-	if nd.isLeaf() {
+	if nd.leaf {
 		for i := int32(0); i < nd.size(); i++ {
-			if nd.key(i) >= n && nd.val(i) >= lo {
+			if nd.k[i] >= n && nd.v[i] >= lo {
 				c.pos[l] = i
 				return true
 			}
@@ -1156,6 +806,7 @@ func (t *btree[K]) build(ks, vs []K, fill int32) {
 		return
 	}
 	level := []int32{t.root}
+	t.nodes[t.root].n = 0
 	first := true
 	for n := len(ks); ; {
 		if !first {
@@ -1175,13 +826,11 @@ func (t *btree[K]) build(ks, vs []K, fill int32) {
 				x = t.alloc(first)
 			}
 			nd := &t.nodes[x]
+			nd.n = K(hi - lo)
 			if first {
-				nd.n = leafNode | K(hi-lo) // in full form, then compacted
 				copy(nd.k[:nd.size()], ks[lo:hi])
 				copy(nd.v[:nd.size()], vs[lo:hi])
-				t.compact(x)
 			} else {
-				nd.setSize(int32(hi - lo))
 				copy(t.kids[x][:nd.size()], level[lo:hi])
 				for i := range nd.size() {
 					t.pull(x, i)

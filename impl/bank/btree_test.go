@@ -16,14 +16,11 @@ import (
 // width: rerun them with nodes of 4 entries so that splits, merges,
 // redistribution and multi-level descents are all exercised.
 // Both key widths run: the properties' ranges fit 32 bits, so the 64-bit
-// trees are forced. At 32 bits short leaves hold offsets and values up to
-// 7 only, so that leaves change form all the time; at 64 every leaf is in
-// full form.
+// trees are forced.
 func TestFreeListOptNarrowNodes(t *testing.T) {
 	for _, wide := range []bool{false, true} {
-		opt := FreeListOptions{NodeWidth: 4, WideKeys: wide, LeafLimit: 7, FullLeaves: wide}
 		narrow := func(c spec.Config) (spec.FreeList, error) {
-			f, err := newFreeListOpt(c, opt)
+			f, err := newFreeListOpt(c, 4, wide)
 			if err == nil && f.blocks.wide != wide {
 				t.Fatalf("range %+v: wide = %v, want %v", c, f.blocks.wide, wide)
 			}
@@ -40,22 +37,18 @@ func TestFreeListOptNarrowNodes(t *testing.T) {
 
 // A long random trace with thousands of live blocks (Allocate with and
 // without limits, AllocateAt, AllocateAvoiding, Free, and Restore now and
-// then), for narrow and full node widths, 32- and 64-bit keys, short leaves
-// up to the default limit and up to 7, both policies and both directions,
-// against the model: every address and the statistics after every call,
-// the whole layout and the trees' own invariants now and then. The range
-// is 65536 units: offsets reach the default limit, and the gaps go past it.
+// then), for narrow and full node widths, 32- and 64-bit keys, both
+// policies and both directions, against the model: every address and the
+// statistics after every call, the whole layout and the trees' own
+// invariants now and then.
 func TestFreeListOptDeepTrees(t *testing.T) {
-	for _, width := range []int{4, 5, wideFan, shortCap, fan} {
+	for _, width := range []int32{4, 5, wideFan, fan} {
 		for _, policy := range []spec.Policy{spec.FirstFit, spec.BestFit} {
 			for _, wide := range []bool{false, true} {
-				for _, lim := range []uint16{0, 7} {
-					cfg := spec.Config{Offset: 1 << 12, Size: 1 << 20, Alignment: 16, MinAllocation: 32, Policy: policy}
-					opt := FreeListOptions{NodeWidth: width, WideKeys: wide, LeafLimit: lim}
-					t.Run(fmt.Sprintf("%+v/%v", opt, policy), func(t *testing.T) {
-						trace(t, cfg, opt, 6000, uint64(width)+uint64(lim))
-					})
-				}
+				cfg := spec.Config{Offset: 1 << 12, Size: 1 << 20, Alignment: 16, MinAllocation: 32, Policy: policy}
+				t.Run(fmt.Sprintf("width=%d/%v/wide=%v", width, policy, wide), func(t *testing.T) {
+					trace(t, cfg, width, wide, 6000, uint64(width))
+				})
 			}
 		}
 	}
@@ -67,8 +60,8 @@ func TestFreeListOptDeepTrees(t *testing.T) {
 func TestFreeListOptWideRange(t *testing.T) {
 	for _, policy := range []spec.Policy{spec.FirstFit, spec.BestFit} {
 		cfg := spec.Config{Offset: 1 << 44, Size: 1 << 40, Alignment: 16, MinAllocation: 32, Policy: policy}
-		t.Run(fmt.Sprintf("%v/width=4", policy), func(t *testing.T) { trace(t, cfg, FreeListOptions{NodeWidth: 4, WideKeys: true}, 3000, 7) })
-		t.Run(fmt.Sprintf("%v/width=default", policy), func(t *testing.T) { trace(t, cfg, FreeListOptions{}, 3000, 8) }) // wideFan
+		t.Run(fmt.Sprintf("%v/width=4", policy), func(t *testing.T) { trace(t, cfg, 4, true, 3000, 7) })
+		t.Run(fmt.Sprintf("%v/width=default", policy), func(t *testing.T) { trace(t, cfg, 0, false, 3000, 8) }) // wideFan
 	}
 }
 
@@ -85,19 +78,19 @@ func TestFreeListOptNarrowEdge(t *testing.T) {
 		for _, policy := range []spec.Policy{spec.FirstFit, spec.BestFit} {
 			size := int64(c.units) * c.align
 			cfg := spec.Config{Offset: spec.Addr(c.align) << 30, Size: size, Alignment: c.align, Policy: policy}
-			f, err := newFreeListOpt(cfg, FreeListOptions{NodeWidth: 4})
+			f, err := newFreeListOpt(cfg, 4, false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if f.blocks.wide != c.wide {
 				t.Fatalf("%d units of %d bytes: wide = %v, want %v", c.units, c.align, f.blocks.wide, c.wide)
 			}
-			trace(t, cfg, FreeListOptions{NodeWidth: 4}, 2000, c.units)
+			trace(t, cfg, 4, false, 2000, c.units)
 		}
 	}
 	cfg := spec.Config{Size: 48 << 20, Alignment: 48}
-	trace(t, cfg, FreeListOptions{NodeWidth: 4}, 2000, 48)
-	trace(t, cfg, FreeListOptions{NodeWidth: 4, WideKeys: true}, 2000, 48)
+	trace(t, cfg, 4, false, 2000, 48)
+	trace(t, cfg, 4, true, 2000, 48)
 }
 
 // Counts round the right way for searches: up is the least count at or
@@ -105,7 +98,7 @@ func TestFreeListOptNarrowEdge(t *testing.T) {
 func TestIndexRounding(t *testing.T) {
 	for _, wide := range []bool{false, true} {
 		var ix index
-		ix.init(1<<20, 48, 1<<12, 0, false, FreeListOptions{NodeWidth: fan, WideKeys: wide})
+		ix.init(1<<20, 48, 1<<12, 0, fan, false, wide)
 		if ix.shift != 4 {
 			t.Fatalf("alignment 48: shift %d, want 4", ix.shift)
 		}
@@ -137,17 +130,17 @@ func TestIndexRounding(t *testing.T) {
 	}
 }
 
-// trace runs a random trace of steps calls on a list of layout opt and on
-// the model, and fails the test at the
+// trace runs a random trace of steps calls on a list of nodes of width
+// entries (at 64 bits if wide) and on the model, and fails the test at the
 // first call whose result, error, Stats or Blocks differ, or after which the
 // tree's invariants break. The trace tests assert through it.
-func trace(t *testing.T, cfg spec.Config, opt FreeListOptions, steps int, seed uint64) {
+func trace(t *testing.T, cfg spec.Config, width int32, wide bool, steps int, seed uint64) {
 	t.Helper()
 	m, err := spec.NewModel(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := newFreeListOpt(cfg, opt)
+	f, err := newFreeListOpt(cfg, width, wide)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +164,7 @@ func trace(t *testing.T, cfg spec.Config, opt FreeListOptions, steps int, seed u
 		if len(live) > 0 && (r.IntN(3) == 0 || step > steps*2/3 && r.IntN(2) == 0) {
 			k := r.IntN(len(live))
 			if e1, e2 := m.Free(live[k]), f.Free(live[k]); e1 != nil || e2 != nil {
-				t.Fatalf("%+v %v step %d: Free(%#x): model %v, opt %v", opt, policy, step, live[k], e1, e2)
+				t.Fatalf("width %d %v wide %v step %d: Free(%#x): model %v, opt %v", width, policy, wide, step, live[k], e1, e2)
 			}
 			live[k] = live[len(live)-1]
 			live = live[:len(live)-1]
@@ -212,19 +205,19 @@ func trace(t *testing.T, cfg spec.Config, opt FreeListOptions, steps int, seed u
 				call = fmt.Sprintf("Allocate(%d, %v, %#x)", size, dir, limit)
 			}
 			if a1 != a2 || (e1 == nil) != (e2 == nil) {
-				t.Fatalf("%+v %v step %d: %s: model %#x %v, opt %#x %v",
-					opt, policy, step, call, a1, e1, a2, e2)
+				t.Fatalf("width %d %v wide %v step %d: %s: model %#x %v, opt %#x %v",
+					width, policy, wide, step, call, a1, e1, a2, e2)
 			}
 			if e1 == nil {
 				live = append(live, a1)
 			}
 		}
 		if m.Stats() != f.Stats() {
-			t.Fatalf("%+v %v step %d: stats: model %+v, opt %+v", opt, policy, step, m.Stats(), f.Stats())
+			t.Fatalf("width %d %v wide %v step %d: stats: model %+v, opt %+v", width, policy, wide, step, m.Stats(), f.Stats())
 		}
 		if step%1500 == 750 { // a rebuilt tree must behave the same
 			if err := f.Restore(m.State()); err != nil {
-				t.Fatalf("%+v %v step %d: Restore: %v", opt, policy, step, err)
+				t.Fatalf("width %d %v wide %v step %d: Restore: %v", width, policy, wide, step, err)
 			}
 		}
 		if step%500 == 0 || step%1500 == 750 {
@@ -273,32 +266,18 @@ func (b *btree[K]) check(t *testing.T) {
 		if nd.size() > b.max || (!root && nd.size() < b.max/2) {
 			t.Fatalf("node %d holds %d slots (width %d)", x, nd.n, b.max)
 		}
-		if nd.isLeaf() {
+		if nd.leaf {
 			if depth != b.height-1 {
 				t.Fatalf("leaf %d at depth %d, height %d", x, depth, b.height)
 			}
-			if nd.isShort() {
-				if !b.shorts {
-					t.Fatalf("short leaf %d in a tree without short leaves", x)
-				}
-				w := nd.short()
-				for i := range nd.size() {
-					if K(w.k[i]) > b.lim || K(w.v[i]) > b.lim {
-						t.Fatalf("short leaf %d slot %d: offset %d, value %d, limit %d", x, i, w.k[i], w.v[i], b.lim)
-					}
-				}
-			}
 			for i := range nd.size() {
-				k, v := nd.key(i), nd.val(i)
+				k, v := nd.k[i], nd.v[i]
 				if last.ok && !(last.k < k || (b.ties && last.k == k && last.v < v)) {
 					t.Fatalf("entry (%d, %d) after (%d, %d)", k, v, last.k, last.v)
 				}
 				last.k, last.v, last.ok = k, v, true
 			}
 			return
-		}
-		if nd.isShort() {
-			t.Fatalf("inner node %d marked short", x)
 		}
 		if root && nd.size() < 2 {
 			t.Fatalf("inner root with %d children", nd.n)
@@ -334,117 +313,12 @@ func TestNodeSize(t *testing.T) {
 	}
 }
 
-// The short form of a leaf lies within the node's first two lines at
-// either key width, for the widths that keep short leaves.
-func TestShortLeafLayout(t *testing.T) {
-	if n := unsafe.Sizeof(shortLeaf[uint32]{}); n != 128 {
-		t.Fatalf("shortLeaf[uint32] is %d bytes, want 128", n)
-	}
-	var w shortLeaf[uint64]
-	if end := unsafe.Offsetof(w.v) + wideFan*2; end > 128 {
-		t.Fatalf("64-bit short leaf of %d entries ends at byte %d, past 128", wideFan, end)
-	}
-	if unsafe.Sizeof(w) > unsafe.Sizeof(bnode[uint64]{}) {
-		t.Fatal("shortLeaf[uint64] larger than its node")
-	}
-}
-
-// leafForms counts a tree's leaves by form.
-func (b *btree[K]) leafForms() (short, full int) {
-	var walk func(x int32)
-	walk = func(x int32) {
-		nd := &b.nodes[x]
-		switch {
-		case nd.isShort():
-			short++
-		case nd.isLeaf():
-			full++
-		default:
-			for i := range nd.size() {
-				walk(b.kids[x][i])
-			}
-		}
-	}
-	walk(b.root)
-	return short, full
-}
-
-// A list of thousands of blocks in a range of 2^20 units keeps its leaves
-// short but those holding a gap of more than 65535 units (the free tail of
-// the range), and one free block over the whole range is a full leaf; with
-// a limit of 7, leaves of both forms come and go, and the traces above
-// check them against the model.
-func TestShortLeavesInUse(t *testing.T) {
-	cfg := spec.Config{Size: 1 << 24, Alignment: 16}
-	f, err := NewFreeListOpt(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	var live []spec.Addr
-	for range 20000 {
-		a, err := f.Allocate(int64(16*(1+r.IntN(40))), spec.BottomUp, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		live = append(live, a)
-	}
-	for i := 0; i < len(live); i += 3 {
-		if err := f.Free(live[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f.blocks.check(t)
-	short, full := f.blocks.narrow.leafForms()
-	if short < 500 || full != 1 {
-		t.Fatalf("after 20000 allocations and 6667 frees: %d short leaves, %d full; want hundreds short and one full (the tail)", short, full)
-	}
-	for i, a := range live {
-		if i%3 != 0 {
-			if err := f.Free(a); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	f.blocks.check(t)
-	if short, full := f.blocks.narrow.leafForms(); short != 0 || full != 1 {
-		t.Fatalf("all free: %d short leaves, %d full; want the one full leaf", short, full)
-	}
-
-	g, err := newFreeListOpt(cfg, FreeListOptions{NodeWidth: 4, LeafLimit: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := [2]bool{}
-	live = live[:0]
-	for i := range 3000 {
-		if k := r.IntN(3); k == 0 && len(live) > 0 {
-			k = r.IntN(len(live))
-			if err := g.Free(live[k]); err != nil {
-				t.Fatal(err)
-			}
-			live[k] = live[len(live)-1]
-			live = live[:len(live)-1]
-		} else if a, err := g.Allocate(int64(16*(1+r.IntN(12))), spec.Direction(r.IntN(2)), 0); err == nil {
-			live = append(live, a)
-		}
-		if i%100 == 0 {
-			g.blocks.check(t)
-			short, full := g.blocks.narrow.leafForms()
-			seen[0], seen[1] = seen[0] || short > 0, seen[1] || full > 1
-		}
-	}
-	if !seen[0] || !seen[1] {
-		t.Fatalf("limit 7: short leaves seen %v, several full ones %v; want both", seen[0], seen[1])
-	}
-}
-
 // The default widths fit any range, so naming one is accepted wherever the
 // default is: 17 levels of 15-entry nodes would take 2·7^16 entries, more
 // than the 2^31 nodes a tree can name hold.
 func TestDefaultWidthsFitAnyRange(t *testing.T) {
 	huge := spec.Config{Size: 1 << 62, Alignment: 1}
-	for _, w := range []int{wideFan, shortCap, fan} {
+	for _, w := range []int{wideFan, fan} {
 		if _, err := NewFreeListOptWith(huge, FreeListOptions{NodeWidth: w}); err != nil {
 			t.Errorf("nodes of %d entries over 2^62 units: %v", w, err)
 		}

@@ -28,8 +28,6 @@ const (
 	BugAlignByMask               bugs.ID = "bank/align-by-mask"
 	BugDirectionUnchecked        bugs.ID = "bank/direction-unchecked"
 	BugLendStaleNeighbour        bugs.ID = "bank/lend-stale-neighbour"
-	BugShortMoveUnrebased        bugs.ID = "bank/short-move-unrebased"
-	BugWidenDropsBase            bugs.ID = "bank/widen-drops-base"
 	BugTieFromAnnotation         bugs.ID = "bank/tie-from-annotation"
 )
 
@@ -80,10 +78,6 @@ func init() {
 			Summary: "a direction other than BottomUp and TopDown is served, as top-down by first fit and bottom-up by best fit"},
 		bugs.Bug{ID: BugLendStaleNeighbour, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
 			Summary: "a full leaf that lends entries to its left neighbour leaves the neighbour's slot in the parent as it was: its largest gap is stale, and first fit passes over a gap that fits or descends into one that does not (trees of several levels only: the suites build them with 4-entry nodes)"},
-		bugs.Bug{ID: BugShortMoveUnrebased, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
-			Summary: "entries moved from one short (16-bit) leaf into another keep their offsets from the first leaf's base, so their addresses change (trees of several levels only)"},
-		bugs.Bug{ID: BugWidenDropsBase, Domain: "bank", Impl: list, Killer: "FreeListStateMachine",
-			Summary: "a short leaf taking its full form for an entry too large for 16 bits keeps its keys' offsets as the keys, dropping its base (the suites make leaves change form with a limit of 7 units)"},
 		bugs.Bug{ID: BugTieFromAnnotation, Domain: "bank", Impl: list, Killer: "FreeListBestFit",
 			Summary: "the best-fit tree's slot for an inner child takes as its tie (the address of the child's smallest gap) the child's first annotation, the highest address under its first child: gaps of equal size are misrouted (trees of three levels and more only)"},
 	)

@@ -41,11 +41,11 @@
 //     seeded bug. A first-fit list does not keep this tree.
 //
 // Why a B+-tree rather than a binary tree: the list was cache-bound. Nodes
-// hold up to 31 entries (30 in the blocks tree) with keys and values in
-// separate arrays; the children of inner nodes live in a side array, so
-// leaves (most nodes) carry nothing else. One entry per allocation keeps
-// 100k live blocks in about 4k nodes of 256 bytes (about 1 MB, leaves four
-// fifths full, of which a search touches half: see below), four levels deep (three at 1k and 10k), where the earlier version (a treap of 64-byte nodes, two per
+// hold up to 31 entries with keys and values in separate arrays; the
+// children of inner nodes live in a side array, so leaves (most nodes)
+// carry nothing else. One entry per allocation keeps 100k live blocks in
+// about 4k nodes of 256 bytes (about 1 MB, leaves four fifths full: see
+// below), four levels deep (three at 1k and 10k), where the earlier version (a treap of 64-byte nodes, two per
 // allocation, paths of over twenty nodes, plus a linked block list and a
 // hash map from addresses to blocks) spread the same state over several
 // times the memory and touched four structures per call. Slots above a
@@ -75,9 +75,9 @@
 // Searches round their bounds to counts in the direction that keeps them
 // exact (a lower bound up, a key looked up down).
 //
-// Three further choices are about lists of 100k blocks and more, whose
-// leaves no longer fit a 1 MiB L2, so that the random leaf Free reaches by
-// address is most often a trip to L3:
+// Two further choices are about lists of 100k blocks and more, whose leaves
+// no longer fit a 1 MiB L2, so that the random leaf Free reaches by address
+// is most often a trip to L3:
 //
 //   - Fuller leaves. A full leaf lends entries to a neighbour with room
 //     before it splits (btree.lend), and Restore builds leaves four fifths
@@ -86,15 +86,6 @@
 //     alone: at 100k blocks about 3.9k leaves instead of 4.8k, and a fifth
 //     fewer simulated misses of a 1 MiB L2 per operation (callgrind: 2.2 to
 //     1.7 bottom-up, 2.3 to 1.9 top-down).
-//   - Short leaves. A leaf keeps its keys as 16-bit offsets from a base and
-//     its gaps in 16 bits, in the first 128 bytes of its node, whenever they
-//     fit: under the benchmark's blocks of up to 64 units, every leaf but the
-//     one holding the range's free tail. A lookup then touches two lines of
-//     a leaf instead of four, the leaves a list of 100k blocks touches take
-//     about 0.5 MB instead of 1 MB, and the simulated misses of a 1 MiB L2
-//     fall from 1.7 to 0.9 an operation at 100k, for about 5% more
-//     instructions at every size (callgrind, bench/README.md). A leaf whose
-//     entries do not fit keeps its full form; see btree.go.
 //   - Overlapped misses. A search by address loads one word of each line of
 //     the leaf it reaches, and of each inner node below the root, before its
 //     binary search starts (btree.touch), so that the misses on those lines
@@ -117,12 +108,11 @@
 // few); huge pages for the arena and the benchmark's slice (no clear change
 // at 100k, so the TLB is not what grows).
 //
-// NewFreeListOptWith builds the same list with narrower nodes, 64-bit
-// keys, a lower limit for short leaves or full leaves only
-// (FreeListOptions). No caller needs them for speed; the catalogue runs
+// NewFreeListOptWith builds the same list with narrower nodes or 64-bit
+// keys (FreeListOptions). No caller needs them for speed; the catalogue runs
 // FreeListOpt's properties under four layouts, so that the few dozen blocks
-// of a generated range build trees of several levels, change the form of
-// their leaves, and use both key widths and both forms.
+// of a generated range build trees of several levels and use both key
+// widths.
 //
 // Allocate, AllocateAt and Free cost O(log n) in the number of blocks,
 // AllocateAvoiding O((k+1) log n + k log k) for k avoided ranges, Stats

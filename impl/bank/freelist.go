@@ -36,7 +36,7 @@ var _ spec.FreeList = (*FreeListOpt)(nil)
 // NewFreeListOpt returns an optimised free list of one free block over the
 // whole range of cfg.
 func NewFreeListOpt(cfg spec.Config) (*FreeListOpt, error) {
-	return newFreeListOpt(cfg, FreeListOptions{})
+	return newFreeListOpt(cfg, 0, false)
 }
 
 // FreeListOptions tunes the layout of a FreeListOpt's trees. The zero value
@@ -47,18 +47,10 @@ func NewFreeListOpt(cfg spec.Config) (*FreeListOpt, error) {
 // otherwise, so that properties over small ranges exercise those paths.
 type FreeListOptions struct {
 	// NodeWidth is the most entries a node holds, MinNodeWidth to
-	// MaxNodeWidth; 0 is the default (30 with 32-bit keys, 15 with 64).
-	// Leaves wider than 30 entries are always in full form.
+	// MaxNodeWidth; 0 is the default (31 with 32-bit keys, 15 with 64).
 	NodeWidth int
 	// WideKeys keeps keys and values in 64 bits even when the range fits 32.
 	WideKeys bool
-	// LeafLimit is the largest offset of a key from its leaf's first, and
-	// the largest value, that a leaf keeps in 16 bits; 0 is the default,
-	// 65535. A small limit makes the leaves of a small range change form
-	// as often as those of a range of millions of units do.
-	LeafLimit uint16
-	// FullLeaves keeps every leaf in full form.
-	FullLeaves bool
 }
 
 // The node widths FreeListOptions accepts.
@@ -81,7 +73,7 @@ func NewFreeListOptWith(cfg spec.Config, opt FreeListOptions) (*FreeListOpt, err
 			return nil, fmt.Errorf("%w: nodes of %d entries cannot hold the blocks of %d units in %d levels", spec.ErrInvalidConfig, w, units, maxDepth)
 		}
 	}
-	return newFreeListOpt(cfg, opt)
+	return newFreeListOpt(cfg, int32(w), opt.WideKeys)
 }
 
 // fitsDepth reports whether a tree of nodes of width entries stays within
@@ -90,7 +82,7 @@ func NewFreeListOptWith(cfg spec.Config, opt FreeListOptions) (*FreeListOpt, err
 // head entry one more), and at most width entries in each of the 2^31
 // nodes an int32 names; a tree of maxDepth+1 levels holds at least
 // 2·(width/2)^maxDepth (a root of two children, every other node at least
-// half full). So the default widths, 15 and more, fit any range.
+// half full). So the default widths, 15 and 31, fit any range.
 func fitsDepth(width int, units uint64) bool {
 	most := min(units+1, math.MaxInt32*uint64(width))
 	least := uint64(2) // entries of a tree of maxDepth+1 levels, at the fewest
@@ -104,16 +96,19 @@ func fitsDepth(width int, units uint64) bool {
 	return most < least
 }
 
-// newFreeListOpt is NewFreeListOptWith without the checks of opt.
-func newFreeListOpt(cfg spec.Config, opt FreeListOptions) (*FreeListOpt, error) {
+// newFreeListOpt is NewFreeListOpt with trees of nodes of width entries
+// (4..fan; 0 is the default), at 64 bits if wide even when the range fits
+// 32; tests use narrow nodes to build deep trees from few blocks, and both
+// key widths.
+func newFreeListOpt(cfg spec.Config, width int32, wide bool) (*FreeListOpt, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	f := &FreeListOpt{cfg: cfg, align: uint64(cfg.Alignment), end: uint64(cfg.End()), sized: cfg.Policy == spec.BestFit}
 	off, size := uint64(cfg.Offset), uint64(cfg.Size)
-	f.blocks.init(size, f.align, off, 0, false, opt)
+	f.blocks.init(size, f.align, off, 0, width, false, wide)
 	if f.sized {
-		f.bySize.init(size, f.align, 0, off, true, opt)
+		f.bySize.init(size, f.align, 0, off, width, true, wide)
 	}
 	f.reset()
 	return f, nil

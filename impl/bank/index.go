@@ -31,39 +31,25 @@ type index struct {
 }
 
 // init sets ix up for a tree over a range of size bytes with the given
-// alignment, keys and values relative to kbase and vbase, in the layout of
-// opt: nodes of opt.NodeWidth entries (0: the default, shortCap for a tree
-// of short leaves at 32 bits, fan for one without, wideFan at 64), 64 bits
-// if opt.WideKeys even when the range fits 32, leaves short up to
-// opt.LeafLimit (0: 65535) unless opt.FullLeaves.
-func (ix *index) init(size, align, kbase, vbase uint64, ties bool, opt FreeListOptions) {
+// alignment: keys and values relative to kbase and vbase, nodes of width
+// entries (0: fan at 32 bits, wideFan at 64). wide forces 64 bits (tests
+// run both widths on small ranges).
+func (ix *index) init(size, align, kbase, vbase uint64, width int32, ties, wide bool) {
 	ix.shift = uint(bits.TrailingZeros64(align))
 	ix.kbase, ix.vbase = kbase, vbase
-	ix.wide = opt.WideKeys || size>>ix.shift >= math.MaxUint32
-	lim := opt.LeafLimit
-	switch {
-	case opt.FullLeaves || ties:
-		lim = 0
-	case lim == 0:
-		lim = math.MaxUint16
-	}
-	width := int32(opt.NodeWidth)
+	ix.wide = wide || size>>ix.shift >= math.MaxUint32
 	if width == 0 { // the default: the widest node whose searches read two lines
-		switch {
-		case ix.wide:
+		width = fan
+		if ix.wide {
 			width = wideFan
-		case lim > 0:
-			width = shortCap
-		default:
-			width = fan
 		}
 	}
 	if ix.wide {
 		ix.lim = math.MaxUint64
-		ix.full.init(width, ties, lim)
+		ix.full.init(width, ties)
 	} else {
 		ix.lim = math.MaxUint32
-		ix.narrow.init(width, ties, lim)
+		ix.narrow.init(width, ties)
 	}
 }
 
@@ -169,12 +155,14 @@ func (ix *index) at(c *cursor) (k, v uint64) {
 }
 
 // span is the entry c points at and the key of the entry after it (ok
-// false at the end): btree.span.
+// false at the end): at and btree.nextKey in one call, the list's most frequent.
 func (ix *index) span(c *cursor) (k, v, next uint64, ok bool) {
 	if ix.wide {
-		k, v, next, ok = ix.full.span(c)
+		k, v = ix.full.at(c)
+		next, ok = ix.full.nextKey(c)
 	} else {
-		k32, v32, n32, ok32 := ix.narrow.span(c)
+		k32, v32 := ix.narrow.at(c)
+		n32, ok32 := ix.narrow.nextKey(c)
 		k, v, next, ok = uint64(k32), uint64(v32), uint64(n32), ok32
 	}
 	return ix.dec(k, ix.kbase), ix.dec(v, ix.vbase), ix.dec(next, ix.kbase), ok
@@ -185,9 +173,9 @@ func (ix *index) span(c *cursor) (k, v, next uint64, ok bool) {
 func (ix *index) prevValue(c *cursor) uint64 {
 	var u uint64
 	if l := ix.height() - 1; ix.wide {
-		u = ix.full.nodes[c.node[l]].val(c.pos[l] - 1)
+		u = ix.full.nodes[c.node[l]].v[c.pos[l]-1]
 	} else {
-		u = uint64(ix.narrow.nodes[c.node[l]].val(c.pos[l] - 1))
+		u = uint64(ix.narrow.nodes[c.node[l]].v[c.pos[l]-1])
 	}
 	return ix.dec(u, ix.vbase)
 }

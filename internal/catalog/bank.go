@@ -9,18 +9,15 @@ import (
 
 // freeListOptLayouts are the tree layouts FreeListOpt's suites run under.
 // The properties' ranges hold a few dozen blocks, one or two leaves of the
-// default 30-entry nodes, and offsets and gaps that all fit a short leaf:
-// nodes of 4 entries make the same blocks a tree of several levels, which
-// splits, lends between leaves, merges and refreshes annotations across
-// levels; a leaf limit of 7 units makes leaves change between their short
-// and full forms as those of ranges of millions of units do; 64-bit keys
-// take the code that ranges of 2^32 units and more use; and full leaves
-// only, the code of a tree without short ones.
+// default 31-entry nodes: nodes of 4 entries make the same blocks a tree of
+// several levels, which splits, lends between leaves, merges and refreshes
+// annotations across levels, and 64-bit keys take the code that ranges of
+// 2^32 units and more use.
 var freeListOptLayouts = []impl.FreeListOptions{
 	{},
-	{NodeWidth: impl.MinNodeWidth, LeafLimit: 7},
-	{NodeWidth: impl.MinNodeWidth, WideKeys: true, FullLeaves: true},
-	{WideKeys: true, LeafLimit: 7},
+	{NodeWidth: impl.MinNodeWidth},
+	{NodeWidth: impl.MinNodeWidth, WideKeys: true},
+	{WideKeys: true},
 }
 
 func init() {
