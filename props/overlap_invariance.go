@@ -207,7 +207,7 @@ func checkInvariant(t rapid.TB, c spec.Checker, what string, transform func(*rap
 			return
 		}
 		if r1 != r2 {
-			fail(rt, "answer changed by: "+what, q(op1, r1), q(op2, r2))
+			fail(rt, "answer changed by: "+what, qc(c, op1, r1), qc(c, op2, r2))
 		}
 	})
 }

@@ -37,7 +37,7 @@ func CheckOverlapMatchesModel(t rapid.TB, c spec.Checker) {
 		op := spec.Op{A: p.A, B: p.B}
 		want, got := op.Apply(spec.Overlap), op.Apply(c)
 		if got != want {
-			fail(rt, fmt.Sprintf("answer %v, the model says %v (%s family)", got, want, p.Family), q(op, got))
+			fail(rt, fmt.Sprintf("answer %v, the model says %v (%s family)", got, want, p.Family), qc(c, op, got))
 		}
 	})
 }
@@ -52,7 +52,7 @@ func CheckOverlapNeverMisses(t rapid.TB, c spec.Checker) {
 		op := spec.Op{A: p.A, B: p.B}
 		want, got := op.Apply(spec.Overlap), op.Apply(c)
 		if got.Err != want.Err || (want.Verdict == spec.Yes && got.Verdict == spec.No) {
-			fail(rt, fmt.Sprintf("answer %v, the model says %v: a missed overlap is a lost dependency", got, want), q(op, got))
+			fail(rt, fmt.Sprintf("answer %v, the model says %v: a missed overlap is a lost dependency", got, want), qc(c, op, got))
 		}
 	})
 }
@@ -64,7 +64,7 @@ func CheckOverlapSymmetric(t rapid.TB, c spec.Checker) {
 		ab, ba := spec.Op{A: p.A, B: p.B}, spec.Op{A: p.B, B: p.A}
 		r1, r2 := ab.Apply(c), ba.Apply(c)
 		if r1 != r2 {
-			fail(rt, "not symmetric", q(ab, r1), q(ba, r2))
+			fail(rt, "not symmetric", qc(c, ab, r1), qc(c, ba, r2))
 		}
 	})
 }
@@ -90,7 +90,7 @@ func CheckOverlapEmptyAndSelf(t rapid.TB, c spec.Checker) {
 			r := op.Apply(c)
 			tr.Add(op, r)
 			if r != (spec.Result{Verdict: spec.No}) {
-				rt.Fatalf("%s", trace.Failure("an empty view must overlap nothing", &tr, ""))
+				rt.Fatalf("%s", trace.Failure(explained("an empty view must overlap nothing", qc(c, op, r)), &tr, ""))
 			}
 		}
 		if !v.Empty() {
@@ -98,7 +98,7 @@ func CheckOverlapEmptyAndSelf(t rapid.TB, c spec.Checker) {
 			r := op.Apply(c)
 			tr.Add(op, r)
 			if r != (spec.Result{Verdict: spec.Yes}) {
-				rt.Fatalf("%s", trace.Failure("a non-empty view must overlap itself", &tr, ""))
+				rt.Fatalf("%s", trace.Failure(explained("a non-empty view must overlap itself", qc(c, op, r)), &tr, ""))
 			}
 		}
 	})
@@ -119,24 +119,48 @@ func CheckOverlapRejectsInvalid(t rapid.TB, c spec.Checker) {
 		wantInvalid := a.Validate() != nil || b.Validate() != nil
 		if (got.Err == "ErrInvalidView") != wantInvalid || got.Err == "other" {
 			fail(rt, fmt.Sprintf("answer %v; the model finds the pair invalid: %v (%v / %v)",
-				got, wantInvalid, a.Validate(), b.Validate()), q(op, got))
+				got, wantInvalid, a.Validate(), b.Validate()), qc(c, op, got))
 		}
 	})
 }
 
 // q is one step of a failure trace.
 type step struct {
-	op spec.Op
-	r  spec.Result
+	op  spec.Op
+	r   spec.Result
+	why string // the text of an error that matches no sentinel
 }
 
-func q(op spec.Op, r spec.Result) step { return step{op, r} }
+func q(op spec.Op, r spec.Result) step { return step{op: op, r: r} }
+
+// qc is q for a query c answered. A Result keeps only the name of the
+// sentinel an error matches, so an error that matches none is asked for
+// again to show what it says.
+func qc(c spec.Checker, op spec.Op, r spec.Result) step {
+	s := q(op, r)
+	if r.Err == "other" {
+		if _, err := c(op.A, op.B); err != nil {
+			s.why = err.Error()
+		}
+	}
+	return s
+}
+
+// explained is what, followed by what the error of s says when it matches
+// no sentinel.
+func explained(what string, s step) string {
+	if s.why == "" {
+		return what
+	}
+	return what + fmt.Sprintf("\n%v failed with an error that matches no sentinel: %s", s.op, s.why)
+}
 
 // fail ends the check with the queries that show the failure.
 func fail(rt *rapid.T, what string, steps ...step) {
 	var tr trace.Trace
 	for _, s := range steps {
 		tr.Add(s.op, s.r)
+		what = explained(what, s)
 	}
 	rt.Fatalf("%s", trace.Failure(what, &tr, ""))
 }

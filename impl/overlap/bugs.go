@@ -25,6 +25,9 @@ const (
 	BugBoxInt32       bugs.ID = "overlap/int32-offsets"
 	// BugShiftOneCandidate: the shifted-copy path tries only k = ⌊r/m⌋.
 	BugShiftOneCandidate bugs.ID = "overlap/shift-one-candidate"
+	BugZeroMaxWork       bugs.ID = "overlap/zero-max-work"
+	BugPreparedCap       bugs.ID = "overlap/prepared-cap-ignored"
+	BugPrepareAliases    bugs.ID = "overlap/prepare-aliases"
 )
 
 func init() {
@@ -65,5 +68,11 @@ func init() {
 			Summary: "bounds compared as int32, as the seed's region offsets are"},
 		bugs.Bug{ID: BugShiftOneCandidate, Domain: "overlap", Impl: "Exact", Killer: "MatchesModel",
 			Summary: "the shifted-copy path tries only the quotient below the distance, missing overlaps reached from the multiple above it"},
+		bugs.Bug{ID: BugZeroMaxWork, Domain: "overlap", Impl: "Solver", Killer: "MatchesModel",
+			Summary: "Solve reads only a negative MaxWork as the default, so the zero Solver gives up on its first search node"},
+		bugs.Bug{ID: BugPreparedCap, Domain: "overlap", Impl: "SolvePrepared", Killer: "TooHardOnlyAboveCap",
+			Summary: "SolvePrepared searches with DefaultMaxWork whatever the Solver's MaxWork"},
+		bugs.Bug{ID: BugPrepareAliases, Domain: "overlap", Impl: "SolvePrepared", Killer: "MatchesModel",
+			Summary: "Prepare keeps the caller's Shape and Strides instead of copies, so a caller reusing them changes the prepared view"},
 	)
 }

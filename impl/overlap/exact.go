@@ -160,7 +160,7 @@ func (s Solver) Overlap(a, b spec.View) (spec.Verdict, error) {
 // call reports gives the same answer, and a cap below it gives TooHard.
 func (s Solver) Solve(a, b spec.View) (spec.Verdict, Stats, error) {
 	maxWork := s.MaxWork
-	if maxWork <= 0 {
+	if maxWork < 0 || (maxWork == 0 && !bugs.On(BugZeroMaxWork)) {
 		maxWork = DefaultMaxWork
 	}
 	return solve(&a, &b, maxWork)

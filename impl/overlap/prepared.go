@@ -1,6 +1,7 @@
 package overlap
 
 import (
+	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/overlap"
 )
 
@@ -16,8 +17,10 @@ type Prepared struct {
 // Prepare validates v exactly as the model does (ErrInvalidView) and measures
 // it.
 func Prepare(v spec.View) (Prepared, error) {
-	v.Shape = append([]int64(nil), v.Shape...)
-	v.Strides = append([]int64(nil), v.Strides...)
+	if !bugs.On(BugPrepareAliases) {
+		v.Shape = append([]int64(nil), v.Shape...)
+		v.Strides = append([]int64(nil), v.Strides...)
+	}
 	b, err := measure(&v)
 	if err != nil {
 		return Prepared{}, err
@@ -50,7 +53,7 @@ func ExactPrepared(a, b *Prepared) spec.Verdict {
 // SolvePrepared is Solve for prepared views.
 func (s Solver) SolvePrepared(a, b *Prepared) (spec.Verdict, Stats) {
 	maxWork := s.MaxWork
-	if maxWork <= 0 {
+	if maxWork <= 0 || bugs.On(BugPreparedCap) {
 		maxWork = DefaultMaxWork
 	}
 	return decide(&a.view, &b.view, a.box, b.box, maxWork)
