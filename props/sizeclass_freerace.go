@@ -61,6 +61,10 @@ func raceFreeAlloc(alloc func() (spec.Addr, error), free func() error, delay, ex
 			after := allocDone.Load()
 			answers = append(answers, freeRaceAnswer{after, answerName(free())})
 			freeing.Store(true)
+			// Let the Alloc run: on a core shared with it, a loop that
+			// never yields gives it a turn only when the scheduler
+			// preempts, every 10 ms.
+			runtime.Gosched()
 			if after {
 				if extra == 0 {
 					return

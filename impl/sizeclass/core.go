@@ -206,7 +206,12 @@ func (c *core) freeze(b *block) spec.Addr {
 // the put; a block leaves the table only when Trim releases it, after which
 // p is unknown in the model too. So at that instant the pool held no block
 // at p: the Free takes effect then, before any Alloc that goes on to publish
-// p, and the model answers ErrUnknownPointer. A second get would gain
+// p, and the model answers ErrUnknownPointer. (One history is outside this
+// argument: a Trim releasing several blocks drops them from the table one
+// at a time, so Frees of two of them, one after the other during the Trim,
+// can answer ErrUnknownPointer for the first and ErrDoubleFree for the
+// second, which no order of the three calls gives: the model's Trim is one
+// step. Both Frees are of blocks already freed, errors either way.) A second get would gain
 // nothing: one that found a block a racing Alloc had just published would
 // order this Free after that Alloc, so it would have to free the block, and
 // answering nil without doing so loses the free (BugFreeSecondLookup plants
