@@ -103,19 +103,28 @@ func tmDrawStrided(t *rapid.T) overlap.View {
 // the common low-rank views.
 func tmDrawWide(t *rapid.T) overlap.View {
 	rank := rapid.IntRange(5, overlap.MaxRank).Draw(t, "wideRank")
-	v := overlap.View{ElemSize: rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "wideElem"),
-		Shape: make([]int64, rank), Strides: make([]int64, rank)}
+	v := overlap.View{ElemSize: rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "wideElem")}
+	low := tmDrawDims(t, &v, rank, 2, 6, "wide")
+	v.Offset = -low + rapid.Int64Range(0, 24).Draw(t, "wideOff")
+	return v
+}
+
+// tmDrawDims draws rank dimensions of v, each of 1 to nMax elements and a
+// stride of -sMax to sMax bytes (named prefix+"N" and prefix+"Stride"), and
+// returns how far below its offset the view then reaches (≤ 0): an offset
+// of at least its negation keeps every byte at or above 0.
+func tmDrawDims(t *rapid.T, v *overlap.View, rank int, nMax, sMax int64, prefix string) int64 {
+	v.Shape, v.Strides = make([]int64, rank), make([]int64, rank)
 	low := int64(0)
 	for d := range rank {
-		n := rapid.Int64Range(1, 2).Draw(t, "wideN")
-		s := rapid.Int64Range(-6, 6).Draw(t, "wideStride")
+		n := rapid.Int64Range(1, nMax).Draw(t, prefix+"N")
+		s := rapid.Int64Range(-sMax, sMax).Draw(t, prefix+"Stride")
 		v.Shape[d], v.Strides[d] = n, s
 		if n > 1 && s < 0 {
 			low += (n - 1) * s
 		}
 	}
-	v.Offset = -low + rapid.Int64Range(0, 24).Draw(t, "wideOff")
-	return v
+	return low
 }
 
 // drawFar draws a sparse view (tmDrawSparse), or, two times in three when

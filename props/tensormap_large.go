@@ -107,17 +107,8 @@ func tmDrawLarge(t *rapid.T) overlap.View {
 			Shape: []int64{n}, Strides: []int64{s}}
 	}
 	rank := rapid.IntRange(2, 3).Draw(t, "farRank")
-	v := overlap.View{ElemSize: rapid.Int64Range(1, 16).Draw(t, "farElem"),
-		Shape: make([]int64, rank), Strides: make([]int64, rank)}
-	low := int64(0)
-	for d := range rank {
-		n := rapid.Int64Range(1, 4).Draw(t, "farN")
-		s := rapid.Int64Range(-4096, 4096).Draw(t, "farStride")
-		v.Shape[d], v.Strides[d] = n, s
-		if n > 1 && s < 0 {
-			low += (n - 1) * s
-		}
-	}
+	v := overlap.View{ElemSize: rapid.Int64Range(1, 16).Draw(t, "farElem")}
+	low := tmDrawDims(t, &v, rank, 4, 4096, "far")
 	v.Offset = -low + rapid.Int64Range(0, 8192).Draw(t, "farOff")
 	return v
 }
