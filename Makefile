@@ -13,7 +13,7 @@ test:
 	$(GO) test ./...
 
 race:
-	$(GO) test -race ./impl/... ./props/...
+	$(GO) test -race ./impl/... ./props/... ./suites
 
 # Every fuzz target in ./fuzz for FUZZTIME each (go test -fuzz takes one target at a time).
 fuzz:

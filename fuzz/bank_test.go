@@ -7,7 +7,7 @@ import (
 	gofuzz "github.com/google/gofuzz"
 	impl "github.com/memverify/memverify/impl/bank"
 	spec "github.com/memverify/memverify/model/bank"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/banktest"
 )
 
 // rawListConfig is the fuzzer's view of a free-list configuration: small
@@ -103,7 +103,7 @@ func FuzzFreeList(f *testing.F) {
 		for _, policy := range []spec.Policy{spec.FirstFit, spec.BestFit} {
 			for _, layout := range fuzzLayouts {
 				cfg := decodeListConfig(raw.Config, policy)
-				d, err := props.NewFreeListDiff(cfg, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOptWith(c, layout) })
+				d, err := banktest.NewFreeListDiff(cfg, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOptWith(c, layout) })
 				if err != nil {
 					t.Fatalf("%v %+v: %v", policy, layout, err)
 				}
@@ -180,7 +180,7 @@ func FuzzBanks(f *testing.F) {
 		}
 		gofuzz.NewFromGoFuzz(data).NilChance(0).NumElements(0, 32).Fuzz(&raw)
 		cfg := decodeBanksConfig(raw.Config, raw.Banks, raw.Limit)
-		d, err := props.NewBanksDiff(cfg, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+		d, err := banktest.NewBanksDiff(cfg, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +188,7 @@ func FuzzBanks(f *testing.F) {
 			if err := d.Apply(decodeBanksOp(r, cfg, d.Model.Buffers())); err != nil {
 				t.Fatal(err)
 			}
-			if err := props.PageMappingInvariants(d.Impl); err != nil {
+			if err := banktest.PageMappingInvariants(d.Impl); err != nil {
 				t.Fatal(d.Fail("%v", err))
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	gofuzz "github.com/google/gofuzz"
 	impl "github.com/memverify/memverify/impl/refcount"
 	spec "github.com/memverify/memverify/model/refcount"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/refcounttest"
 )
 
 // rawRegistryOp is the fuzzer's view of one op: small integers that index into
@@ -24,7 +24,7 @@ var registrySizes = []int64{0x10, 0x40, 0x80, 0, -1, 0x41}
 func decodeRegistryOps(data []byte) []spec.Op {
 	var raw []rawRegistryOp
 	gofuzz.NewFromGoFuzz(data).NilChance(0).NumElements(0, 4).Fuzz(&raw)
-	pool := props.RegistryPointerPool()
+	pool := refcounttest.RegistryPointerPool()
 	ops := make([]spec.Op, 0, len(raw))
 	for _, r := range raw {
 		op := spec.Op{
@@ -50,7 +50,7 @@ func decodeRegistryOps(data []byte) []spec.Op {
 
 var registryImpls = []struct {
 	name string
-	make props.RegistryFactory
+	make refcounttest.RegistryFactory
 }{
 	{"Sharded", func(f spec.Freer) spec.Registry { return impl.NewSharded(f) }},
 	{"LockFree", func(f spec.Freer) spec.Registry { return impl.NewLockFree(f) }},
@@ -64,7 +64,7 @@ func FuzzRegistry(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ops := decodeRegistryOps(data)
 		for _, im := range registryImpls {
-			d := props.NewRegistryDiff(im.make)
+			d := refcounttest.NewRegistryDiff(im.make)
 			for _, op := range ops {
 				if err := d.Apply(op); err != nil {
 					t.Fatalf("impl=%s: %v", im.name, err)

@@ -7,7 +7,7 @@ import (
 	gofuzz "github.com/google/gofuzz"
 	impl "github.com/memverify/memverify/impl/sizeclass"
 	spec "github.com/memverify/memverify/model/sizeclass"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/sizeclasstest"
 )
 
 // rawPool is the fuzzer's view of a pool run: a configuration, a device
@@ -27,7 +27,7 @@ type rawPoolOp struct {
 
 var scPoolImpls = []struct {
 	name string
-	make props.PoolFactory
+	make sizeclasstest.PoolFactory
 }{
 	{"Mutex", func(d spec.Device, c spec.Config) (spec.Pool, error) { return impl.NewMutex(d, c) }},
 	{"Sharded", func(d spec.Device, c spec.Config) (spec.Pool, error) {
@@ -43,7 +43,7 @@ func decodePoolEnv(r rawPool) (spec.Config, int64) {
 	if r.Config%4 == 0 {
 		return spec.DefaultConfig(), (256 + 4*int64(r.Capacity)) << 20
 	}
-	return props.SmallPoolConfig(), (16 + int64(r.Capacity)%128) << 10
+	return sizeclasstest.SmallPoolConfig(), (16 + int64(r.Capacity)%128) << 10
 }
 
 func decodePoolOp(r rawPoolOp, cfg spec.Config, seen []spec.Addr) spec.Op {
@@ -104,7 +104,7 @@ func FuzzPool(f *testing.F) {
 		gofuzz.NewFromGoFuzz(data).NilChance(0).NumElements(0, 48).Fuzz(&raw)
 		cfg, capacity := decodePoolEnv(raw)
 		for _, pl := range scPoolImpls {
-			d, err := props.NewPoolDiff(pl.make, cfg, capacity)
+			d, err := sizeclasstest.NewPoolDiff(pl.make, cfg, capacity)
 			if err != nil {
 				t.Fatalf("%s: %v", pl.name, err)
 			}

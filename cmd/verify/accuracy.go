@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/memverify/memverify/props"
 )
 
 // accuracyPairs and accuracySeed fix the generated corpus of the overlap
@@ -19,21 +17,21 @@ const (
 // a generated corpus of view pairs: the seed's hybrid rule beside the bounding
 // box and the exact solver.
 type Accuracy struct {
-	Pairs int                 `json:"pairs"`
-	Seed  uint64              `json:"seed"`
-	Rows  []props.AccuracyRow `json:"rows"`
+	Pairs int           `json:"pairs"`
+	Seed  uint64        `json:"seed"`
+	Rows  []AccuracyRow `json:"rows"`
 }
 
 func measureAccuracy() *Accuracy {
 	start := time.Now()
-	a := &Accuracy{Pairs: accuracyPairs, Seed: accuracySeed, Rows: props.OverlapAccuracyByFamily(accuracyPairs, accuracySeed)}
+	a := &Accuracy{Pairs: accuracyPairs, Seed: accuracySeed, Rows: OverlapAccuracyByFamily(accuracyPairs, accuracySeed)}
 	fmt.Printf("overlap accuracy on %d generated pairs (seed %d), %v:\n%s", accuracyPairs, accuracySeed,
 		time.Since(start).Round(time.Millisecond), accuracyText(a.Rows, true))
 	return a
 }
 
 // accuracyText renders the rows; overall only: the rows over every family.
-func accuracyText(rows []props.AccuracyRow, overallOnly bool) string {
+func accuracyText(rows []AccuracyRow, overallOnly bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| family | checker | pairs | overlapping | false positives | false negatives (missed) | TooHard | errors |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {

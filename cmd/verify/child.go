@@ -33,8 +33,8 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/catalog"
 	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/suites"
 )
 
 // childReport is what a child process writes: the bug's result, or, for the
@@ -221,13 +221,13 @@ func mutantChild(o options) int {
 	if o.bug == "" {
 		for _, seed := range seeds {
 			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
-			for _, s := range catalog.Select(o.domain, o.property, o.impl) {
+			for _, s := range suites.Select(o.domain, o.property, o.impl) {
 				rep.Baseline = append(rep.Baseline, runSuite(s, limit))
 			}
 		}
 	} else {
 		b, _ := bugs.Lookup(bugs.ID(o.bug)) // Activate refused any other
-		res := huntBug(b, catalog.Select(b.Domain, o.property, b.Impl), seeds, limit, func(so MutantResult) {
+		res := huntBug(b, suites.Select(b.Domain, o.property, b.Impl), seeds, limit, func(so MutantResult) {
 			if werr == nil {
 				werr = writeChildReport(o.childReport, childReport{Mutant: &so})
 			}
@@ -275,7 +275,7 @@ func writeChildReport(path string, rep childReport) error {
 // it out), so that a kill outlives a later suite that hangs or crashes the
 // process. A run that times out fails, like any other: under the bug, the
 // property did not hold.
-func huntBug(b bugs.Bug, suites []catalog.Suite, seeds []uint64, limit time.Duration, progress func(MutantResult)) MutantResult {
+func huntBug(b bugs.Bug, suites []suites.Suite, seeds []uint64, limit time.Duration, progress func(MutantResult)) MutantResult {
 	sort.SliceStable(suites, func(i, j int) bool { return suites[i].Property == b.Killer && suites[j].Property != b.Killer })
 	res := MutantResult{Bug: b}
 	start := time.Now()
@@ -314,7 +314,7 @@ func huntBug(b bugs.Bug, suites []catalog.Suite, seeds []uint64, limit time.Dura
 // it; from the failing check's own seed it comes on the first check. A
 // failure without rapid's seed (a panic outside rapid's checks) gets the base
 // seed and the budget the child ran with.
-func mutantRepro(b bugs.Bug, s catalog.Suite, r SuiteResult, base uint64) (uint64, string) {
+func mutantRepro(b bugs.Bug, s suites.Suite, r SuiteResult, base uint64) (uint64, string) {
 	cmd := fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants", b.ID, s.GoTest())
 	if r.Seed != 0 {
 		return r.Seed, fmt.Sprintf("%s -rapid.seed=%d%s%s", cmd, r.Seed, generationFlags(), noFailFile)

@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/catalog"
+	"github.com/memverify/memverify/suites"
 	"pgregory.net/rapid"
 )
 
 func init() {
 	bugs.Register(bugs.Bug{ID: "zz-verify/leak", Domain: "zz-verify", Impl: "X", Killer: "NoBug", Summary: "a test's"})
-	catalog.Add(catalog.Suite{Domain: "zz-verify", Property: "NoBug", Impl: "X", Run: func(t rapid.TB) {
+	suites.Add(suites.Suite{Domain: "zz-verify", Property: "NoBug", Impl: "X", Run: func(t rapid.TB) {
 		if id := bugs.Active(); id != "" {
 			t.Fatalf("bug %s is active", id)
 		}
@@ -27,13 +27,13 @@ func init() {
 	// A bug that one suite kills at once and another then hangs on, as a
 	// deadlock under the bug would.
 	bugs.Register(bugs.Bug{ID: "zz-hang/late-hang", Domain: "zz-hang", Impl: "X", Killer: "Kills", Summary: "a test's"})
-	catalog.Add(
-		catalog.Suite{Domain: "zz-hang", Property: "Kills", Impl: "X", Run: func(t rapid.TB) {
+	suites.Add(
+		suites.Suite{Domain: "zz-hang", Property: "Kills", Impl: "X", Run: func(t rapid.TB) {
 			if bugs.On("zz-hang/late-hang") {
 				t.Fatal("killed")
 			}
 		}},
-		catalog.Suite{Domain: "zz-hang", Property: "Hangs", Impl: "X", Run: func(t rapid.TB) {
+		suites.Suite{Domain: "zz-hang", Property: "Hangs", Impl: "X", Run: func(t rapid.TB) {
 			if bugs.On("zz-hang/late-hang") {
 				time.Sleep(time.Hour)
 			}
@@ -70,7 +70,7 @@ func TestASuiteThatTimesOutInAChildFailsItself(t *testing.T) {
 	defer bugs.Activate("")
 	b, _ := bugs.Lookup("zz-hang/late-hang")
 	var written []MutantResult
-	res := huntBug(b, catalog.Select("zz-hang", "", "X"), []uint64{1}, 200*time.Millisecond, func(r MutantResult) { written = append(written, r) })
+	res := huntBug(b, suites.Select("zz-hang", "", "X"), []uint64{1}, 200*time.Millisecond, func(r MutantResult) { written = append(written, r) })
 	if !res.Killed || res.By != "Kills" || !slices.Contains(res.KilledBy, "Hangs") {
 		t.Errorf("want a kill by Kills, and Hangs failed by its timeout: %+v", res)
 	}
@@ -86,10 +86,10 @@ func TestRunUnderABugReprosWithTheBug(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bugs.Activate("")
-	r := runSuite(catalog.Select("zz-verify", "NoBug", "X")[0], time.Minute)
+	r := runSuite(suites.Select("zz-verify", "NoBug", "X")[0], time.Minute)
 	for _, want := range []string{
 		"MEMVERIFY_BUG=zz-verify/leak go run -tags mutants ./cmd/verify run -domain zz-verify -property NoBug -impl X",
-		"(or: MEMVERIFY_BUG=zz-verify/leak go test ./props -run '^TestSuites$/^zz-verify$/^NoBug$/^impl=X$' -tags mutants -rapid.nofailfile)",
+		"(or: MEMVERIFY_BUG=zz-verify/leak go test ./suites -run '^TestSuites$/^zz-verify$/^NoBug$/^impl=X$' -tags mutants -rapid.nofailfile)",
 	} {
 		if !strings.Contains(r.Repro, want) {
 			t.Errorf("repro %q lacks %q", r.Repro, want)

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/catalog"
 	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/suites"
 	"pgregory.net/rapid"
 )
 
@@ -127,14 +127,14 @@ func TestKillReproducesOnItsFirstCheck(t *testing.T) {
 	setFlag(t, "rapid.nofailfile", "true")
 	setFlag(t, "rapid.checks", "500")
 	setFlag(t, "rapid.seed", "0") // huntBug sets it; restored after
-	rare := catalog.Suite{Domain: "d", Property: "P", Impl: "X", Run: func(t rapid.TB) {
+	rare := suites.Suite{Domain: "d", Property: "P", Impl: "X", Run: func(t rapid.TB) {
 		rapid.Check(t, func(t *rapid.T) {
 			if n := rapid.IntRange(0, 1<<20).Draw(t, "n"); n%97 == 13 {
 				t.Fatalf("n = %d", n)
 			}
 		})
 	}}
-	res := huntBug(bugs.Bug{ID: "d/rare", Domain: "d", Impl: "X", Killer: "P"}, []catalog.Suite{rare}, []uint64{1}, time.Minute, func(MutantResult) {})
+	res := huntBug(bugs.Bug{ID: "d/rare", Domain: "d", Impl: "X", Killer: "P"}, []suites.Suite{rare}, []uint64{1}, time.Minute, func(MutantResult) {})
 	if !res.Killed || res.Checks < 2 {
 		t.Fatalf("the test needs a kill after the first check: %+v", res)
 	}
@@ -174,7 +174,7 @@ func TestAFailureCarriesOneRepro(t *testing.T) {
 	setFlag(t, "rapid.nofailfile", "true")
 	setFlag(t, "rapid.checks", "100")
 	setFlag(t, "rapid.seed", "1")
-	failing := catalog.Suite{Domain: "d", Property: "P", Impl: "X", Run: func(t rapid.TB) {
+	failing := suites.Suite{Domain: "d", Property: "P", Impl: "X", Run: func(t rapid.TB) {
 		rapid.Check(t, func(t *rapid.T) {
 			if rapid.IntRange(0, 10).Draw(t, "n") > 3 {
 				t.Fatal("too big")

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/catalog"
 	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/suites"
 )
 
 // MutantResult is the outcome of running one seeded bug against the properties.
@@ -48,7 +48,7 @@ type MutantResult struct {
 func selectBugs(o options) []bugs.Bug {
 	var out []bugs.Bug
 	for _, b := range bugs.Catalogue() {
-		if catalog.Matches(o.domain, b.Domain) && catalog.Matches(o.impl, b.Impl) && catalog.Matches(o.property, b.Killer) &&
+		if suites.Matches(o.domain, b.Domain) && suites.Matches(o.impl, b.Impl) && suites.Matches(o.property, b.Killer) &&
 			(o.bug == "" || string(b.ID) == o.bug) {
 			out = append(out, b)
 		}
@@ -218,7 +218,7 @@ func silentProperties(property string, results []MutantResult) (silent, unjudged
 	ranAgainst := map[key]map[bugs.ID]bool{}
 	killed := map[key]bool{}
 	for _, r := range results {
-		for _, s := range catalog.Select(r.Bug.Domain, property, r.Bug.Impl) {
+		for _, s := range suites.Select(r.Bug.Domain, property, r.Bug.Impl) {
 			k := key{s.Domain, s.Property}
 			if ranAgainst[k] == nil {
 				ranAgainst[k] = map[bugs.ID]bool{}
@@ -235,7 +235,7 @@ func silentProperties(property string, results []MutantResult) (silent, unjudged
 		}
 		judged := true
 		for _, b := range bugs.Catalogue() {
-			if b.Domain == k.domain && !ran[b.ID] && len(catalog.Select(b.Domain, k.property, b.Impl)) > 0 {
+			if b.Domain == k.domain && !ran[b.ID] && len(suites.Select(b.Domain, k.property, b.Impl)) > 0 {
 				judged = false // a bug it could kill, not run against it
 				break
 			}
@@ -329,7 +329,7 @@ func printCampaignSummary(c campaign) int {
 		}
 		survived++
 		code = 1
-		fmt.Printf("\nsurvived: %s (%s) — %s\n  expected killer: %s\n  reproduce: MEMVERIFY_BUG=%s go test -tags mutants ./props -run '^TestSuites$/^%s$'%s\n",
+		fmt.Printf("\nsurvived: %s (%s) — %s\n  expected killer: %s\n  reproduce: MEMVERIFY_BUG=%s go test -tags mutants ./suites -run '^TestSuites$/^%s$'%s\n",
 			r.Bug.ID, r.Bug.Impl, r.Bug.Summary, r.Bug.Killer, r.Bug.ID, r.Bug.Domain, noFailFile)
 	}
 	for _, p := range c.Silent {

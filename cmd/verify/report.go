@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/benchcmp"
-	"github.com/memverify/memverify/internal/catalog"
 	"github.com/memverify/memverify/internal/goals"
+	"github.com/memverify/memverify/suites"
 	"github.com/montanaflynn/stats"
 )
 
@@ -244,7 +244,7 @@ func runAll(o options) int {
 	rep.Suites = runSuites(o)
 	failed := printSuiteSummary(rep.Suites)
 	fmt.Println()
-	if catalog.Matches(o.domain, "overlap") {
+	if suites.Matches(o.domain, "overlap") {
 		rep.Accuracy = measureAccuracy()
 		fmt.Println()
 	}

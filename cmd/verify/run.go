@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/catalog"
 	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/suites"
 )
 
 // SuiteResult is the outcome of one suite run.
@@ -50,7 +50,7 @@ func suiteTimeout() time.Duration {
 
 // runSuite runs one suite in-process, for at most limit, and returns its
 // structured result.
-func runSuite(s catalog.Suite, limit time.Duration) SuiteResult {
+func runSuite(s suites.Suite, limit time.Duration) SuiteResult {
 	r := runner.RunWithin(s.Name(), s.Run, limit)
 	res := SuiteResult{Name: s.Name(), Domain: s.Domain, Property: s.Property, Impl: s.Impl,
 		Outcome: string(r.Outcome), Duration: r.Duration}
@@ -78,7 +78,7 @@ func runSuite(s catalog.Suite, limit time.Duration) SuiteResult {
 // Under a seeded bug (a mutants build run with MEMVERIFY_BUG, or a
 // campaign's child) the suite fails only with that bug on, in a build that
 // has it: the command then sets both.
-func reproRun(s catalog.Suite, seed uint64) string {
+func reproRun(s suites.Suite, seed uint64) string {
 	run, test := "go run ./cmd/verify run", s.GoTest()
 	if id := bugs.Active(); id != "" {
 		run = fmt.Sprintf("MEMVERIFY_BUG=%s go run -tags mutants ./cmd/verify run", id)
@@ -94,7 +94,7 @@ func reproRun(s catalog.Suite, seed uint64) string {
 
 // runSuites runs the selected suites with a progress line each.
 func runSuites(o options) []SuiteResult {
-	suites := catalog.Select(o.domain, o.property, o.impl)
+	suites := suites.Select(o.domain, o.property, o.impl)
 	checks := flag.Lookup("rapid.checks").Value.String()
 	fmt.Printf("running %d property suites (rapid.checks=%s)\n", len(suites), checks)
 	out := make([]SuiteResult, 0, len(suites))
@@ -134,7 +134,7 @@ func runSuitesCmd(o options) int {
 	}
 	rep := newReport()
 	rep.Suites = results
-	if catalog.Matches(o.domain, "overlap") {
+	if suites.Matches(o.domain, "overlap") {
 		rep.Accuracy = measureAccuracy()
 	}
 	saved := rep.save(o.out)
@@ -148,7 +148,7 @@ func runSuitesCmd(o options) int {
 // matches -property by its expected killer). Nothing matching is an error: a
 // misspelt filter must not read as an empty catalogue.
 func list(o options) int {
-	suites, seeded := catalog.Select(o.domain, o.property, o.impl), selectBugs(o)
+	suites, seeded := suites.Select(o.domain, o.property, o.impl), selectBugs(o)
 	if o.bug != "" && len(seeded) == 0 {
 		fmt.Fprintf(os.Stderr, "verify: no seeded bug %q matches the filters\n", o.bug)
 		return 2

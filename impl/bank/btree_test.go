@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	spec "github.com/memverify/memverify/model/bank"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/banktest"
 )
 
 // The properties use small lists, which fit in one node of the default
@@ -27,10 +27,10 @@ func TestFreeListOptNarrowNodes(t *testing.T) {
 			return f, err
 		}
 		t.Run(fmt.Sprintf("wide=%v", wide), func(t *testing.T) {
-			t.Run("FirstFit", func(t *testing.T) { props.CheckFreeList(t, narrow) })
-			t.Run("BestFit", func(t *testing.T) { props.CheckFreeListBestFit(t, narrow) })
-			t.Run("RoundTrip", func(t *testing.T) { props.CheckFreeListRoundTrip(t, narrow) })
-			t.Run("Errors", func(t *testing.T) { props.CheckFreeListErrors(t, narrow) })
+			t.Run("FirstFit", func(t *testing.T) { banktest.CheckFreeList(t, narrow) })
+			t.Run("BestFit", func(t *testing.T) { banktest.CheckFreeListBestFit(t, narrow) })
+			t.Run("RoundTrip", func(t *testing.T) { banktest.CheckFreeListRoundTrip(t, narrow) })
+			t.Run("Errors", func(t *testing.T) { banktest.CheckFreeListErrors(t, narrow) })
 		})
 	}
 }

@@ -5,25 +5,25 @@ import (
 
 	impl "github.com/memverify/memverify/impl/bank"
 	spec "github.com/memverify/memverify/model/bank"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/banktest"
 )
 
 // The concurrency properties of Concurrent, here so that `go test -race
 // ./impl/bank` exercises them: short racy histories must be linearizable, and
 // parallel clients must never see each other's bytes.
 func TestConcurrentLinearizable(t *testing.T) {
-	props.CheckBanksLinearizable(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+	banktest.CheckBanksLinearizable(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
 }
 
 func TestConcurrentStateMachine(t *testing.T) {
-	props.CheckBanks(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+	banktest.CheckBanks(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
 }
 
 func TestFreeListOptStateMachine(t *testing.T) {
-	props.CheckFreeList(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
-	props.CheckFreeListBestFit(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
+	banktest.CheckFreeList(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
+	banktest.CheckFreeListBestFit(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
 }
 
 func TestConcurrentParallel(t *testing.T) {
-	props.CheckBanksParallel(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+	banktest.CheckBanksParallel(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
 }

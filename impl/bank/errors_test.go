@@ -6,7 +6,7 @@ import (
 
 	impl "github.com/memverify/memverify/impl/bank"
 	spec "github.com/memverify/memverify/model/bank"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/banktest"
 )
 
 // Every sentinel error, each with the state left unchanged, for both
@@ -14,7 +14,7 @@ import (
 func TestFreeListOptErrors(t *testing.T) {
 	for _, p := range []spec.Policy{spec.FirstFit, spec.BestFit} {
 		t.Run(p.String(), func(t *testing.T) {
-			props.CheckFreeListErrors(t, func(c spec.Config) (spec.FreeList, error) {
+			banktest.CheckFreeListErrors(t, func(c spec.Config) (spec.FreeList, error) {
 				if c.Policy == spec.FirstFit {
 					c.Policy = p
 				}
@@ -25,7 +25,7 @@ func TestFreeListOptErrors(t *testing.T) {
 }
 
 func TestConcurrentErrors(t *testing.T) {
-	props.CheckBanksErrors(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+	banktest.CheckBanksErrors(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
 }
 
 // A node width FreeListOptWith cannot build is refused, not clamped.

@@ -5,7 +5,7 @@ import (
 
 	impl "github.com/memverify/memverify/impl/refcount"
 	spec "github.com/memverify/memverify/model/refcount"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/refcounttest"
 )
 
 // snapshotting takes a snapshot (Stats) before every Retain and Unregister: in
@@ -26,12 +26,12 @@ func (s snapshotting) Unregister(p spec.Addr) error {
 
 func TestLinearizableAcrossRebuilds(t *testing.T) {
 	t.Run("LockFree", func(t *testing.T) {
-		props.CheckRegistryLinearizable(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewLockFree(f)} })
+		refcounttest.CheckRegistryLinearizable(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewLockFree(f)} })
 	})
 	t.Run("Sharded", func(t *testing.T) {
-		props.CheckRegistryLinearizable(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewSharded(f)} })
+		refcounttest.CheckRegistryLinearizable(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewSharded(f)} })
 	})
 	t.Run("LastReleaseLockFree", func(t *testing.T) {
-		props.CheckRegistryLastRelease(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewLockFree(f)} })
+		refcounttest.CheckRegistryLastRelease(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewLockFree(f)} })
 	})
 }

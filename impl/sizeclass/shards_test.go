@@ -6,7 +6,7 @@ import (
 
 	impl "github.com/memverify/memverify/impl/sizeclass"
 	spec "github.com/memverify/memverify/model/sizeclass"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/sizeclasstest"
 )
 
 // TestMorePsThanShards runs the concurrent properties on pools with fewer
@@ -16,7 +16,7 @@ import (
 func TestMorePsThanShards(t *testing.T) {
 	procs := max(runtime.GOMAXPROCS(0), 2)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	factories := map[string]props.PoolFactory{
+	factories := map[string]sizeclasstest.PoolFactory{
 		"Sharded": func(d spec.Device, c spec.Config) (spec.Pool, error) {
 			return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 1, Capacity: 2})
 		},
@@ -28,9 +28,9 @@ func TestMorePsThanShards(t *testing.T) {
 	}
 	for name, f := range factories {
 		t.Run(name, func(t *testing.T) {
-			props.CheckPoolConcurrent(t, f)
-			props.CheckPoolExclusive(t, f)
-			props.CheckPoolDoubleFreeRace(t, f)
+			sizeclasstest.CheckPoolConcurrent(t, f)
+			sizeclasstest.CheckPoolExclusive(t, f)
+			sizeclasstest.CheckPoolDoubleFreeRace(t, f)
 		})
 	}
 }

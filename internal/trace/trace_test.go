@@ -13,13 +13,13 @@ func TestTracePrintsNumberedStepsAndRepro(t *testing.T) {
 	var tr Trace
 	tr.Add(op("Register(0x10, 8, Scalar)"), "ok")
 	tr.Add(op("Unregister(0x10)"), "ErrNotRegistered")
-	got := Failure("mismatch", &tr, "go test ./props -run X")
-	for _, want := range []string{"mismatch\n", "   1  Register(0x10, 8, Scalar)", "-> ErrNotRegistered", "reproduce: go test ./props -run X\n"} {
+	got := Failure("mismatch", &tr, "go test ./suites -run X")
+	for _, want := range []string{"mismatch\n", "   1  Register(0x10, 8, Scalar)", "-> ErrNotRegistered", "reproduce: go test ./suites -run X\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("failure text lacks %q:\n%s", want, got)
 		}
 	}
-	if !strings.HasSuffix(got, "go test ./props -run X\n") {
+	if !strings.HasSuffix(got, "go test ./suites -run X\n") {
 		t.Errorf("failure text must end with the repro command:\n%s", got)
 	}
 	if tr.Len() != 2 {

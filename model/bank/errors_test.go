@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	spec "github.com/memverify/memverify/model/bank"
-	"github.com/memverify/memverify/props"
+	"github.com/memverify/memverify/props/banktest"
 )
 
 // Every sentinel error of the model, each with the state left unchanged.
 func TestModelErrors(t *testing.T) {
-	props.CheckFreeListErrors(t, func(c spec.Config) (spec.FreeList, error) { return spec.NewModel(c) })
-	props.CheckFreeListErrors(t, func(c spec.Config) (spec.FreeList, error) {
+	banktest.CheckFreeListErrors(t, func(c spec.Config) (spec.FreeList, error) { return spec.NewModel(c) })
+	banktest.CheckFreeListErrors(t, func(c spec.Config) (spec.FreeList, error) {
 		if c.Policy == spec.FirstFit {
 			c.Policy = spec.BestFit
 		}
@@ -20,7 +20,7 @@ func TestModelErrors(t *testing.T) {
 }
 
 func TestBanksModelErrors(t *testing.T) {
-	props.CheckBanksErrors(t, func(c spec.BanksConfig) (spec.Banks, error) { return spec.NewBanksModel(c) })
+	banktest.CheckBanksErrors(t, func(c spec.BanksConfig) (spec.Banks, error) { return spec.NewBanksModel(c) })
 }
 
 // TestHelpersRefuseBadArguments: the exported helpers answer a sentinel
