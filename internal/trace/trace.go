@@ -49,7 +49,7 @@ func (t *Trace) String() string {
 func Failure(what string, t *Trace, repro string) string {
 	var b strings.Builder
 	b.WriteString(what)
-	b.WriteString("\nop trace (last step failed):\n")
+	b.WriteString("\n" + failureHeader)
 	b.WriteString(t.String())
 	if repro != "" {
 		b.WriteString("reproduce: ")
@@ -57,4 +57,26 @@ func Failure(what string, t *Trace, repro string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// failureHeader opens the listing Failure prints.
+const failureHeader = "op trace (last step failed):\n"
+
+// StepsIn returns how many steps the last failure listing in out has (0 if
+// out holds none): a test reads it from a failed property's output to bound
+// the length of a shrunk counterexample.
+func StepsIn(out string) int {
+	i := strings.LastIndex(out, failureHeader)
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, line := range strings.Split(out[i+len(failureHeader):], "\n") {
+		var step int
+		if _, err := fmt.Sscanf(line, "%d ", &step); err != nil || step != n+1 {
+			break
+		}
+		n++
+	}
+	return n
 }

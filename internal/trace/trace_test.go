@@ -26,3 +26,17 @@ func TestTracePrintsNumberedStepsAndRepro(t *testing.T) {
 		t.Errorf("Len = %d, want 2", tr.Len())
 	}
 }
+
+func TestStepsIn(t *testing.T) {
+	var tr Trace
+	for i := 0; i < 3; i++ {
+		tr.Add(op("Retain(0x10)"), "nil")
+	}
+	out := "rapid noise\n" + Failure("mismatch", &tr, "go test ./x") + "more noise\n"
+	if got := StepsIn(out); got != 3 {
+		t.Errorf("StepsIn = %d, want 3 in:\n%s", got, out)
+	}
+	if got := StepsIn("no listing here"); got != 0 {
+		t.Errorf("StepsIn without a listing = %d, want 0", got)
+	}
+}
