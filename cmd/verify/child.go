@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/props"
 	"github.com/memverify/memverify/suites"
 )
 
@@ -287,7 +287,7 @@ func huntBug(b bugs.Bug, suites []suites.Suite, seeds []uint64, limit time.Durat
 				res.Checks += r.Checks
 				res.Duration = time.Since(start)
 			}
-			failed := r.Outcome == string(runner.Failed)
+			failed := r.Outcome == string(props.Failed)
 			if failed && !slices.Contains(res.KilledBy, s.Property) {
 				res.KilledBy = append(res.KilledBy, s.Property)
 			}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/props"
 	"github.com/memverify/memverify/suites"
 	"pgregory.net/rapid"
 )
@@ -146,7 +146,7 @@ func TestKillReproducesOnItsFirstCheck(t *testing.T) {
 	}
 	setFlag(t, "rapid.checks", "1")
 	setFlag(t, "rapid.seed", fmt.Sprint(res.Seed))
-	if r := runner.Run("again", rare.Run); r.Outcome != runner.Failed {
+	if r := props.Run("again", rare.Run); r.Outcome != props.Failed {
 		t.Errorf("seed %d does not fail on the first check: the repro would pass", res.Seed)
 	}
 }

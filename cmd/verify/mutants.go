@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/props"
 	"github.com/memverify/memverify/suites"
 )
 
@@ -124,7 +124,7 @@ func runMutants(o options) (campaign, error) {
 	}
 	c.Baseline = base.Baseline
 	for _, r := range c.Baseline {
-		if r.Outcome == string(runner.Failed) {
+		if r.Outcome == string(props.Failed) {
 			fmt.Printf("baseline FAIL %s\n%s\n", r.Name, r.Output)
 		}
 	}
@@ -305,7 +305,7 @@ func runMutantsCmd(o options) int {
 func printCampaignSummary(c campaign) int {
 	code := 0
 	for _, r := range c.Baseline {
-		if r.Outcome == string(runner.Failed) {
+		if r.Outcome == string(props.Failed) {
 			code = 1
 			fmt.Printf("\nthe unmutated build FAILS %s: the campaign proves nothing until it passes\nreproduce: %s\n", r.Name, r.Repro)
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
-	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/props"
 	"github.com/memverify/memverify/suites"
 )
 
@@ -51,7 +51,7 @@ func suiteTimeout() time.Duration {
 // runSuite runs one suite in-process, for at most limit, and returns its
 // structured result.
 func runSuite(s suites.Suite, limit time.Duration) SuiteResult {
-	r := runner.RunWithin(s.Name(), s.Run, limit)
+	r := props.RunWithin(s.Name(), s.Run, limit)
 	res := SuiteResult{Name: s.Name(), Domain: s.Domain, Property: s.Property, Impl: s.Impl,
 		Outcome: string(r.Outcome), Duration: r.Duration}
 	if m := passedRe.FindAllStringSubmatch(r.Output, -1); len(m) > 0 {
@@ -60,7 +60,7 @@ func runSuite(s suites.Suite, limit time.Duration) SuiteResult {
 			res.Checks += n
 		}
 	}
-	if r.Outcome == runner.Failed {
+	if r.Outcome == props.Failed {
 		if m := failedRe.FindStringSubmatch(r.Output); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			res.Checks += n + 1 // the failing check itself
@@ -117,7 +117,7 @@ func printSuiteSummary(results []SuiteResult) (failed int) {
 			r.Duration.Round(time.Millisecond))
 	}
 	for _, r := range results {
-		if r.Outcome == string(runner.Failed) {
+		if r.Outcome == string(props.Failed) {
 			failed++
 			fmt.Printf("\n--- FAIL %s\n%s\nreproduce: %s\n", r.Name, strings.TrimRight(r.Output, "\n"), r.Repro)
 		}

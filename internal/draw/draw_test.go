@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/memverify/memverify/internal/draw"
-	"github.com/memverify/memverify/internal/runner"
+	"github.com/memverify/memverify/props"
 	"pgregory.net/rapid"
 )
 
@@ -20,13 +20,13 @@ func TestRarelyShrinksToFalse(t *testing.T) {
 		{"Often", func(t *rapid.T) bool { return draw.Often(t, 4, "often") }, true},
 	} {
 		var last bool
-		res := runner.Run(c.name, func(tb rapid.TB) {
+		res := props.Run(c.name, func(tb rapid.TB) {
 			rapid.Check(tb, func(t *rapid.T) {
 				last = c.draw(t)
 				t.Fatalf("fails on every draw")
 			})
 		})
-		if res.Outcome != runner.Failed {
+		if res.Outcome != props.Failed {
 			t.Fatalf("%s: the property did not fail: %s", c.name, res.Output)
 		}
 		if last != c.want {

@@ -1,15 +1,29 @@
-// Package runner runs properties outside `go test`.
+// Package props is the parent of memverify's property suites, one package per
+// domain, each named for the model it checks with Go's -test suffix (as
+// testing/fstest is to io/fs), so that a user imports both without renaming:
 //
-// rapid needs a rapid.TB. Under `go test` that is *testing.T; here it is a TB of
-// our own that collects the output and, like testing, ends the failing goroutine
-// in FailNow with runtime.Goexit, so FailNow never returns. Each property runs in
-// a goroutine of its own; a panic that escapes it (from a goroutine the property
-// started and did not guard, say) cannot be recovered, so properties must keep
-// their panics inside rapid's checks.
+//	refcounttest   refcount.Registry         (model/refcount)
+//	sizeclasstest  sizeclass.Pool, Deferred, Streams
+//	banktest       bank.FreeList, bank.Banks
+//	overlaptest    overlap.Checker
+//	tensormaptest  tensormap.Map
 //
-// The program must call testing.Init and parse its flags before Run, so that
-// rapid's flags (-rapid.checks, -rapid.seed, -rapid.steps) are registered and read.
-package runner
+// Every suite is an exported Check function that takes a rapid.TB (a
+// *testing.T works) and the implementation under test, and fails it with the
+// shrunk op trace and the command that replays it.
+//
+// This package itself runs suites outside go test: Run and RunWithin give a
+// suite a TB of their own and return its outcome as a typed Result, which is
+// how cmd/verify runs every suite in one process. Like testing, the TB ends a
+// failing goroutine in FailNow with runtime.Goexit, so FailNow never returns.
+// Each suite runs in a goroutine of its own; a panic that escapes it (from a
+// goroutine the suite started and did not guard, say) cannot be recovered, so
+// suites must keep their panics inside rapid's checks.
+//
+// A program must call testing.Init and parse its flags before Run, so that
+// rapid's flags (-rapid.checks, -rapid.seed, -rapid.steps) are registered and
+// read; under go test that is already done.
+package props
 
 import (
 	"fmt"
