@@ -208,23 +208,38 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 	}
 	e.share--
 	if e.state.Load()&stateTagMask == stateOwned {
-		if e.share > 0 {
-			sh.mu.Unlock()
-			return nil
-		}
-		e.setState(stateAbsent) // the slot may be reused once unlocked
-		bytes, kind := e.bytes, e.kind
-		sh.pointers--
-		sh.bytes.sub(bytes)
-		sh.mu.Unlock()
-		if bugs.On(BugRacyCounter) {
-			v := s.racyPointers.Load()
-			runtime.Gosched()
-			s.racyPointers.Store(v - 1)
-		}
-		s.freer.Free(p, bytes, kind)
-		return nil
+		s.dropOwned(sh, e, p)
+	} else {
+		s.dropHolder(sh, e, at)
 	}
+	return nil
+}
+
+// dropOwned ends Unregister of the owned pointer p, whose entry e has just
+// lost a share: the last one frees p. Called with sh locked; unlocks it.
+func (s *Sharded) dropOwned(sh *shard, e *indexSlot, p spec.Addr) {
+	if e.share > 0 {
+		sh.mu.Unlock()
+		return
+	}
+	e.setState(stateAbsent) // the slot may be reused once unlocked
+	bytes, kind := e.bytes, e.kind
+	sh.pointers--
+	sh.bytes.sub(bytes)
+	sh.mu.Unlock()
+	if bugs.On(BugRacyCounter) {
+		v := s.racyPointers.Load()
+		runtime.Gosched()
+		s.racyPointers.Store(v - 1)
+	}
+	s.freer.Free(p, bytes, kind)
+}
+
+// dropHolder ends Unregister of a buffer holder, whose entry e (at slot at
+// of sh's index) has just lost a share: one reference leaves the buffer's
+// total, and the last one frees the buffer. Called with sh locked; unlocks
+// it.
+func (s *Sharded) dropHolder(sh *shard, e *indexSlot, at uint64) {
 	rec, share := e.rec.Load(), e.share
 	// p's last share goes at the add below, but a lock-free reader cannot see
 	// the add and the state change as one step: while the state is leaving, a
@@ -252,7 +267,7 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 			sh.mu.Unlock()
 			s.freer.Free(rec.real, rec.bytes, rec.kind)
 		}
-		return nil
+		return
 	}
 	last := s.dropTotal(rec, share)
 	if leaving {
@@ -266,7 +281,6 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 	if last {
 		s.freer.Free(rec.real, rec.bytes, rec.kind)
 	}
-	return nil
 }
 
 // dropTotal drops one reference from rec's total and reports whether it was

@@ -25,27 +25,7 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 	// if the registration fails.
 	rec := &buffer{real: real, bytes: bytes, kind: kind}
 	var ibuf [16]int
-	idx := ibuf[:0]
-	if len(s.shards) <= 64*len(shardSet{}) {
-		// A set of shard indexes in a few words comes out sorted and
-		// without repeats, with no sort.
-		var set shardSet
-		for _, h := range holders {
-			i := s.ShardOf(h.p)
-			set[i/64] |= 1 << uint(i%64)
-		}
-		for w, word := range set {
-			for ; word != 0; word &= word - 1 {
-				idx = append(idx, w*64+bits.TrailingZeros64(word))
-			}
-		}
-	} else {
-		for _, h := range holders {
-			idx = append(idx, s.ShardOf(h.p))
-		}
-		slices.Sort(idx)
-		idx = slices.Compact(idx)
-	}
+	idx := s.shardsOf(ibuf[:0], holders)
 	for _, i := range idx {
 		s.shards[i].mu.Lock()
 	}
@@ -58,6 +38,47 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 		return 0, spec.ErrClosed
 	}
 	rec.total.Store(int64(len(aliases) + 1))
+	if err := s.checkHolders(rec, holders); err != nil {
+		return 0, err
+	}
+	rec.id = spec.BufferID(s.nextID.Add(1))
+	s.holdAll(rec, holders)
+	// The linearization point for lock-free readers: every holder appears now.
+	rec.visible.Store(true)
+	home := s.shardFor(real)
+	home.buffers++
+	home.bytes.add(bytes)
+	return rec.id, nil
+}
+
+// shardsOf appends to idx the indexes of the shards the holders live in,
+// sorted and without repeats: the order RegisterBuffer locks them in.
+func (s *Sharded) shardsOf(idx []int, holders []share) []int {
+	if len(s.shards) > 64*len(shardSet{}) {
+		for _, h := range holders {
+			idx = append(idx, s.ShardOf(h.p))
+		}
+		slices.Sort(idx)
+		return slices.Compact(idx)
+	}
+	// A set of shard indexes in a few words comes out sorted and without
+	// repeats, with no sort.
+	var set shardSet
+	for _, h := range holders {
+		i := s.ShardOf(h.p)
+		set[i/64] |= 1 << uint(i%64)
+	}
+	for w, word := range set {
+		for ; word != 0; word &= word - 1 {
+			idx = append(idx, w*64+bits.TrailingZeros64(word))
+		}
+	}
+	return idx
+}
+
+// checkHolders answers ErrAlreadyRegistered if a holder is registered
+// already. Called with the holders' shards locked.
+func (s *Sharded) checkHolders(rec *buffer, holders []share) error {
 	if bugs.On(BugBufferNotAtomic) {
 		// Holders go in one by one, each visible at once; a conflict half way
 		// leaves the first ones.
@@ -65,18 +86,23 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 		for _, h := range holders {
 			sh := s.shardFor(h.p)
 			if sh.get(h.p) != nil {
-				return 0, alreadyRegistered(h.p)
+				return alreadyRegistered(h.p)
 			}
 			sh.claim(h.p).hold(rec, h.n)
 		}
-	} else {
-		for _, h := range holders {
-			if s.shardFor(h.p).get(h.p) != nil {
-				return 0, alreadyRegistered(h.p)
-			}
+		return nil
+	}
+	for _, h := range holders {
+		if s.shardFor(h.p).get(h.p) != nil {
+			return alreadyRegistered(h.p)
 		}
 	}
-	rec.id = spec.BufferID(s.nextID.Add(1))
+	return nil
+}
+
+// holdAll gives every holder its share of rec, after checkHolders found
+// none registered. Called with the holders' shards locked.
+func (s *Sharded) holdAll(rec *buffer, holders []share) {
 	for _, h := range holders {
 		n := h.n
 		if bugs.On(BugAliasSet) {
@@ -85,18 +111,12 @@ func (s *Sharded) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.Add
 		sh := s.shardFor(h.p)
 		var sl *indexSlot
 		if bugs.On(BugBufferNotAtomic) {
-			sl = sh.get(h.p) // the loop above made it a holder already
+			sl = sh.get(h.p) // checkHolders made it a holder already
 		} else {
-			sl = sh.claim(h.p) // checked above: p holds no share
+			sl = sh.claim(h.p) // checked by checkHolders: p holds no share
 		}
 		sl.hold(rec, n)
 	}
-	// The linearization point for lock-free readers: every holder appears now.
-	rec.visible.Store(true)
-	home := s.shardFor(real)
-	home.buffers++
-	home.bytes.add(bytes)
-	return rec.id, nil
 }
 
 // shardSet is a set of shard indexes below 256 (DefaultShards), one bit each.

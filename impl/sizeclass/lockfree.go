@@ -1,8 +1,6 @@
 package sizeclass
 
 import (
-	"cmp"
-	"fmt"
 	"runtime"
 	"sync/atomic"
 
@@ -110,13 +108,6 @@ func (sh *lfShard) popPrivate(class int, n int64) *block {
 	return nil
 }
 
-// stack is one class's free list in one shard; padded so neighbouring
-// stacks do not share a cache line.
-type stack struct {
-	head atomic.Uint64 // tag<<32 | slot; slot 0 is the empty stack
-	_    [56]byte
-}
-
 var _ spec.Pool = (*LockFree)(nil)
 
 // NewLockFree returns an empty pool over dev (ErrInvalidConfig for a bad
@@ -138,49 +129,6 @@ func NewLockFree(dev spec.Device, cfg spec.Config) (*LockFree, error) {
 	l.onNew = l.slots.assign
 	l.onDrop = l.slots.release
 	return l, nil
-}
-
-func pack(tag, slot uint32) uint64 { return uint64(tag)<<32 | uint64(slot) }
-
-// push puts b on s.
-func (l *LockFree) push(s *stack, b *block) {
-	for {
-		old := s.head.Load()
-		if b.next.Load() != uint32(old) { // often equal: a block popped and pushed back
-			b.next.Store(uint32(old))
-		}
-		tag := uint32(old>>32) + 1
-		if bugs.On(BugABAHead) {
-			tag = 0
-		}
-		if s.head.CompareAndSwap(old, pack(tag, b.idx)) {
-			return
-		}
-	}
-}
-
-// pop takes the top block of s, nil if s is empty. Like push, it never
-// blocks (without the seeded bug's yields), so it may run pinned.
-func (l *LockFree) pop(s *stack) *block {
-	for {
-		old := s.head.Load()
-		slot := uint32(old)
-		if slot == 0 {
-			return nil
-		}
-		b := l.slots.get(slot)
-		next := b.next.Load()
-		tag := uint32(old>>32) + 1
-		if bugs.On(BugABAHead) {
-			tag = 0
-			for range 4 {
-				yield() // let another thread pop this block, pop its next and push it back
-			}
-		}
-		if s.head.CompareAndSwap(old, pack(tag, next)) {
-			return b
-		}
-	}
 }
 
 // Alloc implements spec.Pool.
@@ -441,54 +389,4 @@ func (l *LockFree) Close() ([]spec.Block, error) {
 	}
 	defer l.slow.Unlock()
 	return l.closeLocked()
-}
-
-// slotTable maps slot indexes to blocks: two levels, so a lookup is two
-// atomic loads and the table grows without moving entries. Slots are
-// assigned and recycled under core.slow; a recycled slot is safe because the
-// stack heads carry tags.
-type slotTable struct {
-	dir   [slotDirs]atomic.Pointer[[slotChunk]atomic.Pointer[block]]
-	next  uint32   // next never-used slot, under slow
-	free  []uint32 // recycled slots, under slow
-	limit uint32   // slots that may be used; 0 is all slotChunk*slotDirs (tests set fewer)
-}
-
-const (
-	slotChunk = 1 << 12
-	slotDirs  = 1 << 10
-)
-
-func (t *slotTable) get(i uint32) *block {
-	return t.dir[i/slotChunk].Load()[i%slotChunk].Load()
-}
-
-// assign gives b a slot.
-func (t *slotTable) assign(b *block) error {
-	var i uint32
-	if n := len(t.free); n > 0 {
-		i, t.free = t.free[n-1], t.free[:n-1]
-	} else {
-		if t.next == 0 {
-			t.next = 1 // slot 0 means "none"
-		}
-		if limit := cmp.Or(t.limit, slotChunk*slotDirs); t.next >= limit {
-			return fmt.Errorf("%w: block table full", spec.ErrOutOfMemory)
-		}
-		i = t.next
-		t.next++
-	}
-	chunk := t.dir[i/slotChunk].Load()
-	if chunk == nil {
-		chunk = new([slotChunk]atomic.Pointer[block])
-		t.dir[i/slotChunk].Store(chunk)
-	}
-	chunk[i%slotChunk].Store(b)
-	b.idx = i
-	return nil
-}
-
-// release recycles b's slot.
-func (t *slotTable) release(b *block) {
-	t.free = append(t.free, b.idx)
 }

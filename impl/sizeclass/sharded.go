@@ -3,7 +3,6 @@ package sizeclass
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/memverify/memverify/internal/bugs"
@@ -76,64 +75,6 @@ type ShardedOptions struct {
 	// and steals, so sequential tests exercise the cross-shard paths.
 	Spread bool
 }
-
-// shard is one P's cache: per class a LIFO of at most capacity entries,
-// class c's being slots[c*capacity:][:n[c]]. Its fields are touched only by
-// the goroutine pinned to the P (or under mu in locked mode). Counts and
-// slots are kept apart so that a push or pop writes one int32 and at most
-// one pointer (no slice header, whose store costs a write barrier check).
-type shard struct {
-	mu    sync.Mutex
-	n     []int32
-	slots []*block
-	hits  int64
-	_     [128 - 64]byte // one shard per 128 bytes: no false sharing between Ps
-}
-
-// pop claims the newest block of class that is still free, for a request
-// of n bytes; entries whose block was claimed elsewhere or released are
-// dropped on the way. byStore is the seeded bug that takes the block with a
-// store, as if the list were the only place that could hand it out.
-func (sh *shard) pop(class, capacity int, n int64, byStore bool) *block {
-	l := sh.slots[class*capacity : class*capacity+capacity]
-	k := sh.n[class]
-	for k > 0 {
-		k--
-		b := l[k]
-		if byStore {
-			b.use.Store(n)
-		} else if !b.use.CompareAndSwap(0, n) {
-			continue
-		}
-		sh.n[class] = k
-		return b
-	}
-	sh.n[class] = 0
-	return nil
-}
-
-// push lists b in its class; false if the list is full.
-func (sh *shard) push(b *block, capacity int) bool {
-	k := sh.n[b.class]
-	if int(k) == capacity {
-		return false
-	}
-	sh.slots[b.class*capacity+int(k)] = b
-	sh.n[b.class] = k + 1
-	return true
-}
-
-// central is a class's list behind the shards, with the hits it served.
-type central struct {
-	mu   sync.Mutex
-	free []*block
-	hits int64
-	_    [128 - 40]byte
-}
-
-// flushMax bounds how many blocks a full shard list moves to the central list
-// at once (the older half, at most this many).
-const flushMax = 16
 
 var _ spec.Pool = (*Sharded)(nil)
 
@@ -240,102 +181,6 @@ func (s *Sharded) Alloc(n int64) (spec.Addr, error) {
 	return s.allocMiss(n, class)
 }
 
-// allocMiss serves a class request that the caller's shard could not.
-func (s *Sharded) allocMiss(n int64, class int) (spec.Addr, error) {
-	if b := s.takeCached(class, n); b != nil {
-		return s.freeze(b), nil
-	}
-	if err := s.lockOpen(); err != nil {
-		return 0, err
-	}
-	defer s.slow.Unlock()
-	// A block may have been freed since the search: the device is asked only
-	// when no cache holds one.
-	if b := s.takeCached(class, n); b != nil {
-		return s.freeze(b), nil
-	}
-	return s.mallocLocked(n, s.cls.sizes[class], class, s.trimLocked)
-}
-
-// claimFrom pops l until it claims a block for a request of n bytes, nil if
-// l runs out. An entry whose block was claimed elsewhere or released is
-// dropped.
-func claimFrom(l *[]*block, n int64) *block {
-	for {
-		k := len(*l)
-		if k == 0 {
-			return nil
-		}
-		b := (*l)[k-1]
-		(*l)[k-1] = nil
-		*l = (*l)[:k-1]
-		if b.use.CompareAndSwap(0, n) {
-			return b
-		}
-	}
-}
-
-// takeCached claims a block of class from the central list or, failing
-// that, any free block of the class (one that sits in another shard's
-// cache).
-func (s *Sharded) takeCached(class int, n int64) *block {
-	c := &s.central[class]
-	c.mu.Lock()
-	b := claimFrom(&c.free, n)
-	if b != nil {
-		c.hits++
-	}
-	c.mu.Unlock()
-	if b != nil || bugs.On(BugMallocBeforeSteal) {
-		return b
-	}
-	return s.steal(class, n)
-}
-
-// stealHints is how many more free blocks a steal lists in the thief's own
-// cache, so that a P short of blocks of a class does not scan for each one.
-const stealHints = 8
-
-// steal claims the first free block of class in the class index and lists
-// up to stealHints more free ones in the caller's shard. Those stay listed
-// where they were too: whoever claims one first gets it, and the other
-// entry goes stale.
-func (s *Sharded) steal(class int, n int64) *block {
-	var got *block
-	var hints [stealHints]*block
-	k := 0
-	for _, b := range s.index[class].load() {
-		if b.use.Load() != 0 {
-			continue
-		}
-		if got == nil {
-			if b.use.CompareAndSwap(0, n) {
-				got = b
-			}
-			continue
-		}
-		hints[k] = b
-		if k++; k == len(hints) {
-			break
-		}
-	}
-	if got == nil {
-		return nil
-	}
-	s.hits.Add(1)
-	if k > 0 {
-		if sh := s.enter(); sh != nil {
-			for _, h := range hints[:k] {
-				if !sh.push(h, s.capacity) {
-					break
-				}
-			}
-			s.exit(sh)
-		}
-	}
-	return got
-}
-
 // Free implements spec.Pool.
 func (s *Sharded) Free(p spec.Addr) error {
 	var b *block
@@ -371,28 +216,6 @@ func (s *Sharded) Free(p spec.Addr) error {
 	}
 	s.toCentral(b.class, []*block{b})
 	return nil
-}
-
-// freeFull frees b into sh's full list for its class, entered by the
-// caller: the older half of the list (at most flushMax blocks) moves to the
-// central list, after exit.
-func (s *Sharded) freeFull(sh *shard, b *block) {
-	var spill [flushMax]*block
-	base := b.class * s.capacity
-	l := sh.slots[base : base+s.capacity]
-	k := copy(spill[:], l[:max(len(l)/2, 1)])
-	n := copy(l, l[k:])
-	l[n] = b
-	sh.n[b.class] = int32(n + 1)
-	s.exit(sh)
-	s.toCentral(b.class, spill[:k])
-}
-
-func (s *Sharded) toCentral(class int, bs []*block) {
-	c := &s.central[class]
-	c.mu.Lock()
-	c.free = append(c.free, bs...)
-	c.mu.Unlock()
 }
 
 // SetPinned implements spec.Pool.

@@ -65,6 +65,14 @@
 // which starts at the bounds instead of validating and measuring both
 // views again. TooHard and solver errors count as dependencies.
 //
+// Imports: no implementation package imports another, with one stated
+// exception, and this package is it. The tensormap implementation decides
+// overlap with impl/overlap (imported as implov: Bounds, PlanShift and
+// ExactBounded), as the seed's design does: its TensorMap calls the overlap
+// check the same seed defines. The dependency runs one way (impl/overlap
+// knows nothing of maps), and the solver stays replaceable through
+// Config.Solver.
+//
 // Costs: Insert O(rank), expected (a hash probe for a layout that is not the
 // last one found); Retire O(entries retired) plus O(window) for a jump
 // past the window; Lookup and LookupAll O(live entries in the storage's

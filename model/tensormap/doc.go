@@ -28,7 +28,7 @@
 // always decide: mostly a few dozen bytes touched, ranks 0 to 8, and in its
 // large runs views of kilobytes with few elements, for which it gives the
 // model an exact solver that lists elements instead of bytes. A separate
-// property (props.CheckTensorMapTooHard) injects a solver that answers
+// property (tensormaptest.CheckTooHardIsDependency) injects a solver that answers
 // TooHard for disjoint pairs, into model and implementation alike, to prove
 // that the implementation counts TooHard as a dependency. A solver must
 // be exact when the views' byte bounds are disjoint (every sound one is):
