@@ -35,7 +35,10 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Outcome is how a run ended.
+// Outcome is how a run ended. Its values are the words a report shows
+// ("pass", "FAIL", "skip"), so that JSON carries them as they read; its
+// zero value, "", is no outcome, never a pass. Compare with the constants,
+// never with a literal.
 type Outcome string
 
 const (
@@ -50,6 +53,10 @@ type Result struct {
 	Outcome  Outcome
 	Duration time.Duration
 	Output   string // everything logged; for a failure, rapid's report and our trace
+	// TimedOut is set when the run's bound (RunWithin) passed before the
+	// property returned: the outcome is then Failed, with no report of
+	// rapid's to say where the property stood.
+	TimedOut bool
 }
 
 // TB is a rapid.TB that records output and failure. It is safe for concurrent use.
@@ -140,19 +147,12 @@ func RunWithin(name string, prop func(rapid.TB), limit time.Duration) Result {
 		}()
 		prop(t)
 	}()
-	var expired <-chan time.Time
-	if limit > 0 {
-		timer := time.NewTimer(limit)
-		defer timer.Stop()
-		expired = timer.C
-	}
-	select {
-	case <-done:
-	case <-expired:
+	timedOut := wait(done, limit)
+	if timedOut {
 		t.Logf("timed out after %v: the property has not returned (a deadlock or a livelock in the code under test?)", limit)
 		t.Fail()
 	}
-	res := Result{Name: name, Duration: time.Since(start), Output: t.Output(), Outcome: Passed}
+	res := Result{Name: name, Duration: time.Since(start), Output: t.Output(), Outcome: Passed, TimedOut: timedOut}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
@@ -162,4 +162,21 @@ func RunWithin(name string, prop func(rapid.TB), limit time.Duration) Result {
 		res.Outcome = Skipped
 	}
 	return res
+}
+
+// wait waits for done to close, for at most limit (for ever if limit ≤ 0),
+// and reports whether the limit passed first.
+func wait(done <-chan struct{}, limit time.Duration) (timedOut bool) {
+	if limit <= 0 {
+		<-done
+		return false
+	}
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return false
+	case <-timer.C:
+		return true
+	}
 }

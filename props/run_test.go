@@ -51,10 +51,10 @@ func TestRunWithinReportsAHangAsAFailure(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block) // lets the abandoned goroutine end with the test
 	r := RunWithin("hang", func(rapid.TB) { <-block }, 50*time.Millisecond)
-	if r.Outcome != Failed || !strings.Contains(r.Output, "timed out") {
+	if r.Outcome != Failed || !r.TimedOut || !strings.Contains(r.Output, "timed out") {
 		t.Fatalf("a property that never returns: outcome %v, output %q; want FAIL, timed out", r.Outcome, r.Output)
 	}
-	if r := RunWithin("quick", func(t rapid.TB) { t.Logf("fine") }, time.Minute); r.Outcome != Passed {
-		t.Fatalf("a property that returns at once: outcome %v, want pass", r.Outcome)
+	if r := RunWithin("quick", func(t rapid.TB) { t.Logf("fine") }, time.Minute); r.Outcome != Passed || r.TimedOut {
+		t.Fatalf("a property that returns at once: outcome %v, timed out %v; want pass", r.Outcome, r.TimedOut)
 	}
 }

@@ -197,7 +197,7 @@ func readRuns(list string) ([]benchRun, error) {
 func measured(vs []goals.Verdict) int {
 	n := 0
 	for _, v := range vs {
-		if v.Status != "not measured" {
+		if v.Status != goals.NotMeasured {
 			n++
 		}
 	}

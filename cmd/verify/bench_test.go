@@ -28,16 +28,16 @@ func TestGateFailsOnUnmeasuredGoals(t *testing.T) {
 // TestGatePassesOnlyWhenEveryGoalIsMeasuredAndMet judges verdicts as the
 // gate does: one goal partly measured fails it, as one missed does.
 func TestGatePassesOnlyWhenEveryGoalIsMeasuredAndMet(t *testing.T) {
-	met := []goals.Verdict{{Domain: "overlap", Goal: "the dense path", Status: "met"}}
+	met := []goals.Verdict{{Domain: "overlap", Goal: "the dense path", Status: goals.Met}}
 	if !gatePasses(met, io.Discard) {
 		t.Error("every goal met: the gate failed")
 	}
-	partly := append(met, goals.Verdict{Domain: "refcount", Goal: "a pair", Status: "partly measured", Missing: []string{"RefcountPair/impl=LockFree not in the run"}})
+	partly := append(met, goals.Verdict{Domain: "refcount", Goal: "a pair", Status: goals.PartlyMeasured, Missing: []string{"RefcountPair/impl=LockFree not in the run"}})
 	var w strings.Builder
 	if gatePasses(partly, &w) || !strings.Contains(w.String(), `refcount: "a pair" partly measured: RefcountPair/impl=LockFree not in the run`) {
 		t.Errorf("a goal partly measured passed the gate, or was not named: %q", w.String())
 	}
-	if gatePasses(append(met, goals.Verdict{Status: "not met"}), io.Discard) {
+	if gatePasses(append(met, goals.Verdict{Status: goals.NotMet}), io.Discard) {
 		t.Error("a goal not met passed the gate")
 	}
 }

@@ -166,6 +166,15 @@ func flagInt(name string) int {
 	return 0
 }
 
+// flagUint is the value of a uint64 flag of rapid's, 0 if it is not one.
+func flagUint(name string) uint64 {
+	if f := flag.Lookup(name); f != nil {
+		n, _ := strconv.ParseUint(f.Value.String(), 10, 64)
+		return n
+	}
+	return 0
+}
+
 // tailBuffer keeps the last tailBytes bytes written to it: enough to show
 // why a child failed, without holding a verbose child's whole log.
 type tailBuffer struct {
@@ -220,9 +229,8 @@ func mutantChild(o options) int {
 	var werr error
 	if o.bug == "" {
 		for _, seed := range seeds {
-			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
 			for _, s := range suites.Select(o.domain, o.property, o.impl) {
-				rep.Baseline = append(rep.Baseline, runSuite(s, limit))
+				rep.Baseline = append(rep.Baseline, runSuite(s, seed, limit))
 			}
 		}
 	} else {
@@ -281,20 +289,22 @@ func huntBug(b bugs.Bug, suites []suites.Suite, seeds []uint64, limit time.Durat
 	start := time.Now()
 	for _, s := range suites {
 		for _, seed := range seeds {
-			flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
-			r := runSuite(s, limit)
+			r := runSuite(s, seed, limit)
 			if !res.Killed {
 				res.Checks += r.Checks
 				res.Duration = time.Since(start)
+				if r.OutputError != "" && res.OutputError == "" {
+					res.OutputError = r.Name + ": " + r.OutputError
+				}
 			}
-			failed := r.Outcome == string(props.Failed)
+			failed := r.Outcome == props.Failed
 			if failed && !slices.Contains(res.KilledBy, s.Property) {
 				res.KilledBy = append(res.KilledBy, s.Property)
 			}
 			if failed && !res.Killed {
 				res.Killed, res.By, res.Expected = true, s.Property, s.Property == b.Killer
 				res.Trace = r.Output
-				res.Seed, res.Repro = mutantRepro(b, s, r, seed)
+				res.Seed, res.Repro = mutantRepro(b, s, r)
 			}
 			progress(res)
 			if failed {
@@ -308,18 +318,29 @@ func huntBug(b bugs.Bug, suites []suites.Suite, seeds []uint64, limit time.Durat
 	return res
 }
 
-// mutantRepro is the seed and the command that reproduce a kill. The seed is
-// the failing check's, which rapid reports: go test's budget is 100 checks,
-// not the campaign's, and from the run's base seed the failure may lie beyond
-// it; from the failing check's own seed it comes on the first check. A
-// failure without rapid's seed (a panic outside rapid's checks) gets the base
-// seed and the budget the child ran with.
-func mutantRepro(b bugs.Bug, s suites.Suite, r SuiteResult, base uint64) (uint64, string) {
+// mutantRepro is the seed and the command that reproduce a kill. The seed
+// is the failing check's, which rapid reports: go test's budget is 100
+// checks, not the campaign's, and from the run's base seed the failure may
+// lie beyond it; from the failing check's own seed it comes on the first
+// check. A failure without rapid's seed (a panic outside rapid's checks, a
+// timeout, or a report of rapid's not read) gets the base seed and the
+// budget the child ran with.
+func mutantRepro(b bugs.Bug, s suites.Suite, r SuiteResult) (uint64, string) {
 	cmd := fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants", b.ID, s.GoTest())
-	if r.Seed != 0 {
-		return r.Seed, fmt.Sprintf("%s -rapid.seed=%d%s%s", cmd, r.Seed, generationFlags(), noFailFile)
+	seed := r.Seed
+	if seed == 0 {
+		seed = r.BaseSeed
 	}
-	return base, fmt.Sprintf("%s -rapid.seed=%d -rapid.checks=%d%s%s", cmd, base, flagInt("rapid.checks"), generationFlags(), noFailFile)
+	return seed, cmd + seedFlags(r) + generationFlags() + noFailFile
+}
+
+// seedFlags are the flags of rapid's that replay failure r: the failing
+// check's seed, or else the base seed and the budget.
+func seedFlags(r SuiteResult) string {
+	if r.Seed != 0 {
+		return fmt.Sprintf(" -rapid.seed=%d", r.Seed)
+	}
+	return fmt.Sprintf(" -rapid.seed=%d -rapid.checks=%d", r.BaseSeed, flagInt("rapid.checks"))
 }
 
 // noFailFile ends every go test repro. Without it, the failing run writes a

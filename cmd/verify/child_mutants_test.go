@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
+	"github.com/memverify/memverify/props"
 	"github.com/memverify/memverify/suites"
 	"pgregory.net/rapid"
 )
@@ -63,7 +64,6 @@ func TestAKillSurvivesASuiteThatHangsAfterIt(t *testing.T) {
 // hangs under the bug times out on its own bound; the hunt goes on, the kill
 // is kept, and the report is written before the hang.
 func TestASuiteThatTimesOutInAChildFailsItself(t *testing.T) {
-	setFlag(t, "rapid.seed", "0") // huntBug sets it; restored after
 	if err := bugs.Activate("zz-hang/late-hang"); err != nil {
 		t.Fatal(err)
 	}
@@ -86,10 +86,11 @@ func TestRunUnderABugReprosWithTheBug(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bugs.Activate("")
-	r := runSuite(suites.Select("zz-verify", "NoBug", "X")[0], time.Minute)
+	r := runSuite(suites.Select("zz-verify", "NoBug", "X")[0], 1, time.Minute)
 	for _, want := range []string{
 		"MEMVERIFY_BUG=zz-verify/leak go run -tags mutants ./cmd/verify run -domain zz-verify -property NoBug -impl X",
-		"(or: MEMVERIFY_BUG=zz-verify/leak go test ./suites -run '^TestSuites$/^zz-verify$/^NoBug$/^impl=X$' -tags mutants -rapid.nofailfile)",
+		"(or: MEMVERIFY_BUG=zz-verify/leak go test ./suites -run '^TestSuites$/^zz-verify$/^NoBug$/^impl=X$' -tags mutants -rapid.seed=1 -rapid.checks=",
+		" -rapid.nofailfile)",
 	} {
 		if !strings.Contains(r.Repro, want) {
 			t.Errorf("repro %q lacks %q", r.Repro, want)
@@ -117,7 +118,7 @@ func TestBaselineChildSwitchesEveryBugOff(t *testing.T) {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Baseline) != 1 || rep.Baseline[0].Outcome != "pass" {
+	if len(rep.Baseline) != 1 || rep.Baseline[0].Outcome != props.Passed {
 		t.Errorf("the baseline ran with a bug on: %+v", rep.Baseline)
 	}
 }

@@ -126,7 +126,6 @@ func TestKillReproducesOnItsFirstCheck(t *testing.T) {
 	}
 	setFlag(t, "rapid.nofailfile", "true")
 	setFlag(t, "rapid.checks", "500")
-	setFlag(t, "rapid.seed", "0") // huntBug sets it; restored after
 	rare := suites.Suite{Domain: "d", Property: "P", Impl: "X", Run: func(t rapid.TB) {
 		rapid.Check(t, func(t *rapid.T) {
 			if n := rapid.IntRange(0, 1<<20).Draw(t, "n"); n%97 == 13 {
@@ -173,7 +172,6 @@ func TestASuiteInAChildTimesOutWellBeforeTheChild(t *testing.T) {
 func TestAFailureCarriesOneRepro(t *testing.T) {
 	setFlag(t, "rapid.nofailfile", "true")
 	setFlag(t, "rapid.checks", "100")
-	setFlag(t, "rapid.seed", "1")
 	failing := suites.Suite{Domain: "d", Property: "P", Impl: "X", Run: func(t rapid.TB) {
 		rapid.Check(t, func(t *rapid.T) {
 			if rapid.IntRange(0, 10).Draw(t, "n") > 3 {
@@ -181,8 +179,8 @@ func TestAFailureCarriesOneRepro(t *testing.T) {
 			}
 		})
 	}}
-	r := runSuite(failing, time.Minute)
-	if r.Outcome != "FAIL" || r.Seed == 0 {
+	r := runSuite(failing, 1, time.Minute)
+	if r.Outcome != props.Failed || r.Seed == 0 {
 		t.Fatalf("the test needs a failure with rapid's seed: %+v", r)
 	}
 	if strings.Contains(r.Output, "To reproduce") || strings.Contains(r.Output, "-run=") {

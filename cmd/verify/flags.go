@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/memverify/memverify/internal/bugs"
@@ -13,7 +14,8 @@ import (
 // commandFlags are the flags each command reads; "rapid.*" stands for every
 // flag of rapid's. A flag set for a command that does not read it is refused
 // (checkFlags): it would look as if it filtered or tuned the run while it
-// changed nothing. "child-report" is not shown to users.
+// changed nothing. mutant-child, the command a campaign's child runs, and
+// its flag child-report are not shown to users.
 var commandFlags = map[string][]string{
 	"all":          {"domain", "property", "impl", "seeds", "jobs", "out", "bug", "rapid.*"},
 	"run":          {"domain", "property", "impl", "out", "rapid.*"},
@@ -21,7 +23,11 @@ var commandFlags = map[string][]string{
 	"mutant-child": {"domain", "property", "impl", "seeds", "bug", "child-report", "rapid.*"},
 	"bench":        {"bench", "count", "benchtime", "file", "gate", "out"},
 	"list":         {"domain", "property", "impl", "bug"},
+	"help":         {},
 }
+
+// userCommands are the commands usage shows, in its order.
+var userCommands = []string{"all", "run", "mutants", "bench", "list", "help"}
 
 // applies reports whether command cmd reads flag name.
 func applies(cmd, name string) bool {
@@ -37,28 +43,33 @@ func applies(cmd, name string) bool {
 }
 
 // checkFlags refuses a flag set on the command line that cmd does not read.
-// An unknown command passes: main reports it.
 func checkFlags(cmd string) error {
+	var set []string
+	flag.Visit(func(f *flag.Flag) { set = append(set, f.Name) })
+	return refuseFlags(cmd, set)
+}
+
+// refuseFlags says why cmd does not take the first flag of set it does not
+// read, if any. An unknown command passes: main reports it.
+func refuseFlags(cmd string, set []string) error {
 	if _, ok := commandFlags[cmd]; !ok {
 		return nil
 	}
-	var err error
-	reading := cmd == "bench" && flagSet("file")
-	flag.Visit(func(f *flag.Flag) {
+	reading := cmd == "bench" && slices.Contains(set, "file")
+	for _, name := range set {
 		switch {
-		case err != nil:
-		case reading && (f.Name == "bench" || f.Name == "count" || f.Name == "benchtime"):
+		case reading && (name == "bench" || name == "count" || name == "benchtime"):
 			// Saved results are judged whole: these would look as if
 			// they selected or resampled them.
-			err = fmt.Errorf("-%s does not apply to bench -file, which judges the saved results as they are", f.Name)
-		case applies(cmd, f.Name):
-		case cmd == "mutants" && f.Name == "rapid.seed":
-			err = fmt.Errorf("-rapid.seed does not apply to mutants: each bug runs under the seeds of -seeds")
+			return fmt.Errorf("-%s does not apply to bench -file, which judges the saved results as they are", name)
+		case applies(cmd, name):
+		case cmd == "mutants" && name == "rapid.seed":
+			return fmt.Errorf("-rapid.seed does not apply to mutants: each bug runs under the seeds of -seeds")
 		default:
-			err = fmt.Errorf("-%s does not apply to %s, which reads %s", f.Name, cmd, flagList(cmd))
+			return fmt.Errorf("-%s does not apply to %s, which reads %s", name, cmd, flagList(cmd))
 		}
-	})
-	return err
+	}
+	return nil
 }
 
 // flagList names the flags a user may give cmd.
@@ -76,6 +87,9 @@ func flagList(cmd string) string {
 		default:
 			names = append(names, "-"+f)
 		}
+	}
+	if len(names) == 0 && rapid == "" {
+		return "no flags"
 	}
 	return strings.Join(names, " ") + rapid
 }
@@ -123,20 +137,22 @@ func checkBugEnv(cmd string) error {
 	return nil
 }
 
-// defineFlags registers verify's flags on the command line's flag set.
+// defineFlags registers verify's flags on the command line's flag set. A
+// description that opens with a list of commands ("bench: ...") names every
+// command that reads the flag (TestUsageNamesTheCommandsEachFlagIsFor).
 func defineFlags(o *options, bo *benchOptions) {
 	flag.StringVar(&bo.pattern, "bench", ".", "bench: which benchmarks (a go test -bench pattern)")
 	flag.IntVar(&bo.count, "count", 10, "bench: samples of each benchmark, taken in as many interleaved rounds")
 	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
 	flag.StringVar(&bo.file, "file", "", "bench: read results from these files (comma-separated paths or globs) instead of running")
 	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 unless every performance goal is measured in full and met (a goal not measured, or partly measured, fails)")
-	flag.StringVar(&o.domain, "domain", "", "only these domains (comma-separated)")
-	flag.StringVar(&o.property, "property", "", "only these properties (comma-separated); of the seeded bugs, those they are expected to kill")
-	flag.StringVar(&o.impl, "impl", "", "only these implementations (comma-separated)")
-	flag.StringVar(&o.seeds, "seeds", "1,2,3", "mutants, all: the fixed rapid seeds each bug is run under")
-	flag.StringVar(&o.out, "out", "reports/latest", "where the report is written")
-	flag.IntVar(&o.jobs, "jobs", 2, "mutants, all: bugs run at once")
-	flag.StringVar(&o.bug, "bug", "", "mutants, all, list: only this seeded bug (its id, as list shows it)")
+	flag.StringVar(&o.domain, "domain", "", "all, run, mutants, list: only these domains (comma-separated)")
+	flag.StringVar(&o.property, "property", "", "all, run, mutants, list: only these properties (comma-separated); of the seeded bugs, those they are expected to kill")
+	flag.StringVar(&o.impl, "impl", "", "all, run, mutants, list: only these implementations (comma-separated)")
+	flag.StringVar(&o.seeds, "seeds", "1,2,3", "all, mutants: the fixed rapid seeds each bug, and the unmutated baseline, run under")
+	flag.StringVar(&o.out, "out", "reports/latest", "all, run, mutants, bench: the directory the report is written to (bench saves its samples there too, as bench.txt)")
+	flag.IntVar(&o.jobs, "jobs", 2, "all, mutants: bugs run at once")
+	flag.StringVar(&o.bug, "bug", "", "all, mutants, list: only this seeded bug (its id, as list shows it); all still runs every selected suite")
 	flag.StringVar(&o.childReport, "child-report", "", "internal (mutant child): the file to write the report to")
 }
 
@@ -146,42 +162,66 @@ func flagSet(name string) bool {
 	return set
 }
 
-// usage prints the commands, the flags each reads, and the flags a user
-// sets: verify's own and rapid's. The test binary's flags (-test.*), which
-// testing.Init registers for rapid's sake, are left out: no command reads
-// them.
+// usage prints the usage to standard error, after a command line verify
+// refuses.
 func usage() { writeUsage(os.Stderr) }
 
+// commandHelp is each user command's lines in the usage.
+var commandHelp = map[string][]string{
+	"all": {"run every property suite, measure the overlap checkers' accuracy,",
+		"then run every seeded bug; write the report to -out"},
+	"run": {"run the property suites (with overlap selected, also measure the",
+		"overlap checkers' accuracy); write the report to -out"},
+	"mutants": {"build with -tags mutants, check that the unmutated build passes,",
+		"then run each seeded bug against the properties, each in a process",
+		"of its own; ends with \"killed K of N\""},
+	"bench": {"run the benchmarks of bench/ in interleaved rounds, or judge saved",
+		"results (-file); compare each implementation with the model and",
+		"judge the performance goals"},
+	"list": {"list the suites and the seeded bugs"},
+	"help": {"print this text (as do -h and -help) to standard output"},
+}
+
+// writeUsage prints the commands, the flags each reads, and the flags a user
+// sets: verify's own and rapid's. The test binary's flags (-test.*), which
+// testing.Init registers for rapid's sake, are left out: no command reads
+// them; so is child-report, which only a campaign's child reads.
 func writeUsage(w io.Writer) {
-	fmt.Fprintf(w, `usage: go run ./cmd/verify [all|run|mutants|bench|list] [flags]
-
-  all      run every property suite, then every seeded bug; write reports/latest/
-           reads %s
-  run      run the property suites
-           reads %s
-  mutants  run every seeded bug against the properties (builds with -tags mutants)
-           reads %s
-  bench    run the benchmarks and compare each implementation with the model
-           reads %s
-  list     list the suites and the seeded bugs
-           reads %s
-
+	fmt.Fprintf(w, "usage: go run ./cmd/verify [%s] [flags]\n\n", strings.Join(userCommands, "|"))
+	for _, cmd := range userCommands {
+		lines := commandHelp[cmd]
+		if cmd != "help" {
+			lines = append(lines[:len(lines):len(lines)], "reads "+flagList(cmd))
+		}
+		for i, line := range lines {
+			name := ""
+			if i == 0 {
+				name = cmd
+			}
+			fmt.Fprintf(w, "  %-8s %s\n", name, line)
+		}
+	}
+	fmt.Fprint(w, `
 -domain, -property and -impl select suites and seeded bugs alike: a bug
 matches -property when it is the property expected to kill it, and runs
 against the selected properties only. A command refuses flags it does not read.
 
 flags:
-`, flagList("all"), flagList("run"), flagList("mutants"), flagList("bench"), flagList("list"))
+`)
 	user := flag.NewFlagSet("verify", flag.ContinueOnError)
 	user.SetOutput(w)
 	flag.VisitAll(func(f *flag.Flag) {
-		if strings.HasPrefix(f.Name, "test.") || f.Name == "bug" || f.Name == "child-report" {
+		if strings.HasPrefix(f.Name, "test.") || f.Name == "child-report" {
 			return
 		}
 		user.Var(f.Value, f.Name, f.Usage)
-		if f.Name == "rapid.checks" {
-			// rapid's default is go test's; verify raises it after parsing.
+		// rapid's defaults are go test's; verify sets its own after
+		// parsing (setRapidDefaults).
+		switch f.Name {
+		case "rapid.checks":
 			user.Lookup(f.Name).DefValue = fmt.Sprint(defaultChecks)
+		case "rapid.nofailfile":
+			user.Lookup(f.Name).DefValue = "true"
 		}
 	})
 	user.PrintDefaults()

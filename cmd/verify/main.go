@@ -7,7 +7,8 @@
 //
 // Commands:
 //
-//	all      (default) run every suite, then every seeded bug; write the report
+//	all      (default) run every suite, measure the overlap checkers'
+//	         accuracy, then run every seeded bug; write the report
 //	run      run the property suites (filter with -domain, -property, -impl)
 //	mutants  build once with -tags mutants and run every seeded bug against the
 //	         properties; ends with "killed K of N"
@@ -15,6 +16,7 @@
 //	         implementation with the model of its group, benchstat-style, and
 //	         judge the performance goals (-gate: exit 1 if one is missed)
 //	list     list the suites and the seeded bugs
+//	help     print the commands and the flags each reads (also -h)
 //
 // The filters -domain, -property and -impl select suites and seeded bugs
 // alike; a bug matches -property when it is the property expected to kill it.
@@ -26,6 +28,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -42,37 +45,61 @@ type options struct {
 	seeds                  string
 	out                    string
 	jobs                   int
-	bug                    string // the one seeded bug to run (internal: the bug a child process runs)
+	bug                    string // the one seeded bug to run (-bug), as a campaign's child runs its own
 	childReport            string // internal: where a child process of `mutants` writes its report
 }
 
 func main() {
 	testing.Init() // registers test flags; rapid's own flags are registered by its init
-	cmd := "all"
-	args := os.Args[1:]
+	cmd, o, bo, code := parseCommandLine(os.Args[1:])
+	if code < 0 {
+		code = dispatch(cmd, o, bo)
+	}
+	os.Exit(code)
+}
+
+// parseCommandLine reads the command and its flags, and applies verify's
+// defaults to rapid's flags. It returns an exit code ≥ 0 when the program is
+// to end at once: 0 after help, asked for with help, -h or -help, which goes
+// to standard output; 2 for a command line it refuses, said on standard
+// error with the usage.
+func parseCommandLine(args []string) (cmd string, o options, bo benchOptions, code int) {
+	cmd = "all"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
-	var o options
-	var bo benchOptions
 	defineFlags(&o, &bo)
-	flag.CommandLine.Usage = usage
-	if err := flag.CommandLine.Parse(args); err != nil {
-		os.Exit(2)
-	}
-	if flag.NArg() > 0 {
+	flag.CommandLine.Init("verify", flag.ContinueOnError)
+	flag.CommandLine.Usage = func() {} // help goes to stdout, errors to stderr: chosen below
+	switch err := flag.CommandLine.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		writeUsage(os.Stdout)
+		return cmd, o, bo, 0
+	case err != nil: // the flag package has said what is wrong
+		usage()
+		return cmd, o, bo, 2
+	case flag.NArg() > 0:
 		fmt.Fprintf(os.Stderr, "verify: unexpected arguments %q\n", flag.Args())
 		usage()
-		os.Exit(2)
+		return cmd, o, bo, 2
 	}
-	if err := checkFlags(cmd); err != nil {
-		fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
-		os.Exit(2)
+	if _, ok := commandFlags[cmd]; !ok {
+		fmt.Fprintf(os.Stderr, "verify: unknown command %q\n", cmd)
+		usage()
+		return cmd, o, bo, 2
 	}
-	if err := checkBugEnv(cmd); err != nil {
-		fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
-		os.Exit(2)
+	for _, check := range []func(string) error{checkFlags, checkBugEnv, setRapidDefaults} {
+		if err := check(cmd); err != nil {
+			fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
+			return cmd, o, bo, 2
+		}
 	}
+	return cmd, o, bo, -1
+}
+
+// setRapidDefaults sets verify's defaults for rapid's flags the user left
+// alone, and refuses a budget that would check nothing.
+func setRapidDefaults(cmd string) error {
 	userChecks := flagSet("rapid.checks")
 	// rapid writes fail files under testdata/ by default; a report run keeps none.
 	if !flagSet("rapid.nofailfile") {
@@ -84,32 +111,30 @@ func main() {
 		flag.Set("rapid.checks", fmt.Sprint(defaultChecks))
 	}
 	if applies(cmd, "rapid.checks") {
-		if err := checkBudget(userChecks); err != nil {
-			fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
-			os.Exit(2)
-		}
+		return checkBudget(userChecks)
 	}
+	return nil
+}
 
-	var code int
+// dispatch runs the command and returns its exit code.
+func dispatch(cmd string, o options, bo benchOptions) int {
 	switch cmd {
 	case "all":
-		code = runAll(o)
+		return runAll(o)
 	case "run":
-		code = runSuitesCmd(o)
+		return runSuitesCmd(o)
 	case "mutants":
-		code = runMutantsCmd(o)
+		return runMutantsCmd(o)
 	case "mutant-child":
-		code = mutantChild(o)
+		return mutantChild(o)
 	case "bench":
-		code = runBench(o, bo)
+		return runBench(o, bo)
 	case "list":
-		code = list(o)
-	case "help", "-h", "--help":
-		usage()
-	default:
-		fmt.Fprintf(os.Stderr, "verify: unknown command %q\n", cmd)
-		usage()
-		code = 2
+		return list(o)
+	case "help":
+		writeUsage(os.Stdout)
+		return 0
 	}
-	os.Exit(code)
+	fmt.Fprintf(os.Stderr, "verify: unknown command %q\n", cmd) // commandFlags and this switch disagree
+	return 2
 }

@@ -28,7 +28,8 @@ type MutantResult struct {
 	KilledBy []string `json:"killed_by,omitempty"`
 	Expected bool     `json:"expected"` // By is the catalogue's Killer
 	// Seed is the seed of the check that failed first, with which the
-	// repro fails on its first check.
+	// repro fails on its first check; or, when rapid named none, the base
+	// seed the kill ran under, which the repro pairs with the budget.
 	Seed     uint64        `json:"seed,omitempty"`
 	Checks   int           `json:"checks"`
 	Duration time.Duration `json:"duration_ns"`     // to the first kill (or the whole run, if none)
@@ -41,6 +42,10 @@ type MutantResult struct {
 	// crashed or timed out after the kill: the kill stands (the child wrote
 	// it out before going on), but KilledBy may lack properties.
 	CutOff string `json:"cut_off,omitempty"`
+	// OutputError names a run, up to the kill, whose output of rapid's
+	// could not be read (SuiteResult.OutputError): Checks is then a lower
+	// bound.
+	OutputError string `json:"output_error,omitempty"`
 }
 
 // selectBugs returns the bugs of the catalogue that match the filters; a bug
@@ -124,7 +129,7 @@ func runMutants(o options) (campaign, error) {
 	}
 	c.Baseline = base.Baseline
 	for _, r := range c.Baseline {
-		if r.Outcome == string(props.Failed) {
+		if r.Outcome == props.Failed {
 			fmt.Printf("baseline FAIL %s\n%s\n", r.Name, r.Output)
 		}
 	}
@@ -277,6 +282,9 @@ func printMutantLine(r MutantResult) {
 			detail += "; then cut off: " + firstLine(r.CutOff)
 		}
 	}
+	if r.OutputError != "" {
+		detail += "; " + unreadNote(firstLine(r.OutputError))
+	}
 	fmt.Printf("  %-8s %-40s %s\n", status, r.Bug.ID, detail)
 }
 
@@ -305,7 +313,7 @@ func runMutantsCmd(o options) int {
 func printCampaignSummary(c campaign) int {
 	code := 0
 	for _, r := range c.Baseline {
-		if r.Outcome == string(props.Failed) {
+		if r.Outcome == props.Failed {
 			code = 1
 			fmt.Printf("\nthe unmutated build FAILS %s: the campaign proves nothing until it passes\nreproduce: %s\n", r.Name, r.Repro)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memverify/memverify/internal/benchcmp"
 	"github.com/memverify/memverify/internal/goals"
+	"github.com/memverify/memverify/props"
 	"github.com/memverify/memverify/suites"
 	"github.com/montanaflynn/stats"
 )
@@ -84,7 +85,7 @@ func (r *Report) markdown() string {
 		fmt.Fprintf(&b, "## Benchmarks\n\nMedians with 95%% confidence intervals; \"vs ref\" is the model's median over the implementation's, from the same run, with the Mann-Whitney p-value.\n\n%s\n", benchcmp.Format(r.Bench))
 	}
 	if len(r.Goals) > 0 {
-		fmt.Fprintf(&b, "## Goals\n\nEach performance goal of the issues, judged on the medians above (internal/goals).\n\n%s\n", goals.Format(r.Goals))
+		fmt.Fprintf(&b, "## Goals\n\nEach performance goal (internal/goals), judged on the medians above.\n\n%s\n", goals.Format(r.Goals))
 	}
 	if len(r.GoalRuns) > 0 {
 		fmt.Fprintf(&b, "### Goals run by run\n\nEach cell: the case closest to its bound, or the worst miss.\n\n%s\n", formatRuns(r.GoalRuns))
@@ -99,14 +100,19 @@ func (r *Report) suitesMarkdown(b *strings.Builder) {
 	for _, s := range r.Suites {
 		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %v |\n", s.Domain, s.Property, s.Impl, s.Checks, s.Outcome, s.Duration.Round(time.Millisecond))
 		secs = append(secs, s.Duration.Seconds())
-		if s.Outcome == "FAIL" {
+		if s.Outcome == props.Failed {
 			failed++
 		}
 	}
 	fmt.Fprintf(b, "\n%d suites, %d failed. %s\n", len(r.Suites), failed, summary("suite time", secs, "s"))
 	for _, s := range r.Suites {
-		if s.Outcome == "FAIL" {
+		if s.Outcome == props.Failed {
 			fmt.Fprintf(b, "\n### FAIL %s\n\n```\n%s\n```\nReproduce: `%s`\n", s.Name, strings.TrimSpace(s.Output), s.Repro)
+		}
+	}
+	for _, s := range r.Suites {
+		if s.OutputError != "" {
+			fmt.Fprintf(b, "\n**%s**: %s\n", s.Name, unreadNote(s.OutputError))
 		}
 	}
 	b.WriteString("\n")
@@ -154,11 +160,14 @@ func (r *Report) campaignMarkdown(b *strings.Builder) {
 		case m.CutOff != "":
 			fmt.Fprintf(b, "\n### %s — cut off after the kill\n\nThe kill stands, but the child stopped before every property had run against the bug, so its row of the kill matrix may lack some:\n\n```\n%s\n```\n", m.Bug.ID, strings.TrimSpace(m.CutOff))
 		}
+		if m.OutputError != "" {
+			fmt.Fprintf(b, "\n**%s**: %s\n", m.Bug.ID, unreadNote(m.OutputError))
+		}
 	}
 	b.WriteString(killMatrix(c))
 	base := 0
 	for _, s := range c.Baseline {
-		if s.Outcome == "FAIL" {
+		if s.Outcome == props.Failed {
 			base++
 		}
 	}

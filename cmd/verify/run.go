@@ -3,8 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -20,24 +20,21 @@ type SuiteResult struct {
 	Domain   string        `json:"domain"`
 	Property string        `json:"property"`
 	Impl     string        `json:"impl"`
-	Outcome  string        `json:"outcome"`
+	Outcome  props.Outcome `json:"outcome"`
 	Checks   int           `json:"checks"` // rapid checks run (to the failure, for a failure)
+	// BaseSeed is the -rapid.seed the suite ran under, chosen by verify
+	// (rapidlog.go): with the budget, it replays the run.
+	BaseSeed uint64 `json:"base_seed"`
+	// Seed is the failing check's seed, as rapid names it: a rerun from it
+	// fails on its first check. 0 when rapid named none.
 	Seed     uint64        `json:"seed,omitempty"`
 	Duration time.Duration `json:"duration_ns"`
 	Output   string        `json:"output,omitempty"` // for a failure: rapid's report and the op trace
 	Repro    string        `json:"repro,omitempty"`  // for a failure: the command that reproduces it
+	// OutputError says what of rapid's output could not be read (the count
+	// of checks, the failing seed): Checks and Seed are then incomplete.
+	OutputError string `json:"output_error,omitempty"`
 }
-
-var (
-	passedRe = regexp.MustCompile(`\[rapid\] OK, passed (\d+) tests`)
-	failedRe = regexp.MustCompile(`\[rapid\] (?:failed|panic) after (\d+) tests`)
-	seedRe   = regexp.MustCompile(`-rapid\.seed=(\d+)`)
-	// rapidReproRe is rapid's own repro line. It names the run as rapid saw
-	// it, "bank/FreeListStateMachine/impl=FreeListOpt", which matches no test
-	// under go test (there the suite is TestSuites/bank/...), and printed
-	// next to the harness's repro it would offer a second, wrong command.
-	rapidReproRe = regexp.MustCompile(`(?m)^To (?:try to )?reproduce, specify -run=.*\n?`)
-)
 
 // suiteTimeout bounds one suite's run under `run`, so that code under test
 // that deadlocks fails its suite instead of hanging the job: a child's bound
@@ -48,47 +45,50 @@ func suiteTimeout() time.Duration {
 	return childTimeout(flagInt("rapid.checks"), flagInt("rapid.steps"), 1)
 }
 
-// runSuite runs one suite in-process, for at most limit, and returns its
-// structured result.
-func runSuite(s suites.Suite, limit time.Duration) SuiteResult {
+// runSuite runs one suite in-process under seed (rapid's -rapid.seed for
+// the run, restored after), for at most limit, and returns its structured
+// result.
+func runSuite(s suites.Suite, seed uint64, limit time.Duration) SuiteResult {
+	prev := flag.Lookup("rapid.seed").Value.String()
+	flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
 	r := props.RunWithin(s.Name(), s.Run, limit)
+	flag.Set("rapid.seed", prev)
+	rr := readRapid(r)
 	res := SuiteResult{Name: s.Name(), Domain: s.Domain, Property: s.Property, Impl: s.Impl,
-		Outcome: string(r.Outcome), Duration: r.Duration}
-	if m := passedRe.FindAllStringSubmatch(r.Output, -1); len(m) > 0 {
-		for _, x := range m {
-			n, _ := strconv.Atoi(x[1])
-			res.Checks += n
-		}
+		Outcome: r.Outcome, Checks: rr.Checks, BaseSeed: seed, Seed: rr.Seed, Duration: r.Duration}
+	if rr.Err != nil {
+		res.OutputError = rr.Err.Error()
 	}
 	if r.Outcome == props.Failed {
-		if m := failedRe.FindStringSubmatch(r.Output); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			res.Checks += n + 1 // the failing check itself
-		}
-		if m := seedRe.FindStringSubmatch(r.Output); m != nil {
-			res.Seed, _ = strconv.ParseUint(m[1], 10, 64)
-		}
-		res.Output = rapidReproRe.ReplaceAllString(r.Output, "") // the seed is read: Repro has it
-		res.Repro = reproRun(s, res.Seed)
+		res.Output = rr.Output
+		res.Repro = reproRun(s, res)
 	}
 	return res
 }
 
-// reproRun is the command that reruns one suite with the seed that failed.
+// runSeed is the seed a suite of `run` runs under: the user's -rapid.seed,
+// or else a random one, which the result records, so that a failure
+// replays whether or not rapid's text names the failing check's seed.
+func runSeed(user uint64) uint64 {
+	for user == 0 {
+		user = rand.Uint64()
+	}
+	return user
+}
+
+// reproRun is the command that reruns one suite's failure r: from the
+// failing check's seed, or else from the base seed with the budget.
 // Under a seeded bug (a mutants build run with MEMVERIFY_BUG, or a
 // campaign's child) the suite fails only with that bug on, in a build that
 // has it: the command then sets both.
-func reproRun(s suites.Suite, seed uint64) string {
+func reproRun(s suites.Suite, r SuiteResult) string {
 	run, test := "go run ./cmd/verify run", s.GoTest()
 	if id := bugs.Active(); id != "" {
 		run = fmt.Sprintf("MEMVERIFY_BUG=%s go run -tags mutants ./cmd/verify run", id)
 		test = fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants", id, test)
 	}
 	cmd := fmt.Sprintf("%s -domain %s -property %s -impl %s", run, s.Domain, s.Property, s.Impl)
-	flags := generationFlags()
-	if seed != 0 {
-		flags = fmt.Sprintf(" -rapid.seed=%d", seed) + flags
-	}
+	flags := seedFlags(r) + generationFlags()
 	return cmd + flags + "   (or: " + test + flags + noFailFile + ")"
 }
 
@@ -97,10 +97,11 @@ func runSuites(o options) []SuiteResult {
 	suites := suites.Select(o.domain, o.property, o.impl)
 	checks := flag.Lookup("rapid.checks").Value.String()
 	fmt.Printf("running %d property suites (rapid.checks=%s)\n", len(suites), checks)
+	user := flagUint("rapid.seed")
 	out := make([]SuiteResult, 0, len(suites))
 	for i, s := range suites {
 		fmt.Printf("[%*d/%d] %-60s ", width(len(suites)), i+1, len(suites), s.Name())
-		res := runSuite(s, suiteTimeout())
+		res := runSuite(s, runSeed(user), suiteTimeout())
 		fmt.Printf("%-4s %8s\n", res.Outcome, res.Duration.Round(time.Millisecond))
 		out = append(out, res)
 	}
@@ -117,9 +118,14 @@ func printSuiteSummary(results []SuiteResult) (failed int) {
 			r.Duration.Round(time.Millisecond))
 	}
 	for _, r := range results {
-		if r.Outcome == string(props.Failed) {
+		if r.Outcome == props.Failed {
 			failed++
 			fmt.Printf("\n--- FAIL %s\n%s\nreproduce: %s\n", r.Name, strings.TrimRight(r.Output, "\n"), r.Repro)
+		}
+	}
+	for _, r := range results {
+		if r.OutputError != "" {
+			fmt.Printf("\n%s: %s\n", r.Name, unreadNote(r.OutputError))
 		}
 	}
 	fmt.Printf("\n%d suites: %d passed, %d failed\n", len(results), len(results)-failed, failed)

@@ -66,12 +66,38 @@ type Row struct {
 // (NaN, ±Inf) is an error: benchmath's statistics are undefined on it (its
 // Mann-Whitney test does not end on a NaN) and JSON cannot carry it.
 func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
-	type key struct {
-		group      string
-		procs      int
-		impl, unit string
+	samples, err := readSamples(r, name)
+	if err != nil {
+		return nil, err
 	}
-	samples := map[key][]float64{}
+	rows := make([]Row, 0, len(samples))
+	sums := map[rowKey]*benchmath.Sample{}
+	for k, vs := range samples {
+		s := benchmath.NewSample(vs, &benchmath.DefaultThresholds)
+		sums[k] = s
+		sum := benchmath.AssumeNothing.Summary(s, 0.95)
+		row := Row{Group: k.group, Procs: k.procs, Impl: k.impl, Unit: k.unit, N: len(vs), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Max: slices.Max(vs)}
+		if math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0) {
+			row.Lo, row.Hi, row.Unbounded = 0, 0, true
+		}
+		rows = append(rows, row)
+	}
+	compare(rows, sums, refImpl)
+	sortRows(rows)
+	return rows, nil
+}
+
+// rowKey is what a Row is kept apart by.
+type rowKey struct {
+	group      string
+	procs      int
+	impl, unit string
+}
+
+// readSamples gathers the samples of each group, implementation and unit,
+// every unit tidied (ns/op as sec/op).
+func readSamples(r io.Reader, name string) (map[rowKey][]float64, error) {
+	samples := map[rowKey][]float64{}
 	br := benchfmt.NewReader(r, name)
 	for br.Scan() {
 		res, ok := br.Result().(*benchfmt.Result)
@@ -98,28 +124,19 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 				f, u := benchunit.Tidy(1, unit)
 				val, unit = val*f, u
 			}
-			k := key{group, procs, impl, unit}
+			k := rowKey{group, procs, impl, unit}
 			samples[k] = append(samples[k], val)
 		}
 	}
-	if err := br.Err(); err != nil {
-		return nil, err
-	}
-	rows := make([]Row, 0, len(samples))
-	sums := map[key]*benchmath.Sample{}
-	for k, vs := range samples {
-		s := benchmath.NewSample(vs, &benchmath.DefaultThresholds)
-		sums[k] = s
-		sum := benchmath.AssumeNothing.Summary(s, 0.95)
-		row := Row{Group: k.group, Procs: k.procs, Impl: k.impl, Unit: k.unit, N: len(vs), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Max: slices.Max(vs)}
-		if math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0) {
-			row.Lo, row.Hi, row.Unbounded = 0, 0, true
-		}
-		rows = append(rows, row)
-	}
+	return samples, br.Err()
+}
+
+// compare gives each row its ratio to refImpl's row of the same group,
+// GOMAXPROCS and unit, and the Mann-Whitney p-value of the two samples.
+func compare(rows []Row, sums map[rowKey]*benchmath.Sample, refImpl string) {
 	for i := range rows {
 		r := &rows[i]
-		ref, ok := sums[key{r.Group, r.Procs, refImpl, r.Unit}]
+		ref, ok := sums[rowKey{r.Group, r.Procs, refImpl, r.Unit}]
 		if !ok || r.Impl == refImpl {
 			continue
 		}
@@ -128,8 +145,13 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 		if r.Median != 0 {
 			r.Speedup = refMed / r.Median
 		}
-		r.P = benchmath.AssumeNothing.Compare(ref, sums[key{r.Group, r.Procs, r.Impl, r.Unit}]).P
+		r.P = benchmath.AssumeNothing.Compare(ref, sums[rowKey{r.Group, r.Procs, r.Impl, r.Unit}]).P
 	}
+}
+
+// sortRows orders rows by group, GOMAXPROCS, unit (sec/op first) and
+// implementation.
+func sortRows(rows []Row) {
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.Group != b.Group {
@@ -143,7 +165,6 @@ func Parse(r io.Reader, name, refImpl string) ([]Row, error) {
 		}
 		return a.Impl < b.Impl
 	})
-	return rows, nil
 }
 
 // splitName separates the impl=Name key and the -GOMAXPROCS suffix from a

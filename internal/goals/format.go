@@ -16,8 +16,8 @@ func Format(vs []Verdict) string {
 	var b strings.Builder
 	b.WriteString("| domain | goal | measured | status |\n|---|---|---|---|\n")
 	for _, v := range vs {
-		status := v.Status
-		if status == "not met" {
+		status := v.Status.String()
+		if v.Status == NotMet {
 			status = "**not met**"
 		}
 		lines := caseLines(v.Cases)
@@ -75,7 +75,7 @@ func caseLine(c Case) string {
 func Unmeasured(vs []Verdict) []Verdict {
 	var out []Verdict
 	for _, v := range vs {
-		if v.Status == "not measured" || v.Status == "partly measured" {
+		if v.Status.Unjudged() {
 			out = append(out, v)
 		}
 	}
@@ -86,7 +86,7 @@ func Unmeasured(vs []Verdict) []Verdict {
 func Missed(vs []Verdict) int {
 	n := 0
 	for _, v := range vs {
-		if v.Status == "not met" {
+		if v.Status == NotMet {
 			n++
 		}
 	}
@@ -122,7 +122,7 @@ func FormatRuns(names []string, runs [][]Verdict) string {
 		fmt.Fprintf(&b, "| %s | %s |", g.Domain, g.Text)
 		for _, vs := range runs {
 			v := vs[i]
-			cell := v.Status
+			cell := v.Status.String()
 			if c, ok := v.Tightest(); ok {
 				cell += ": " + c.Name + " " + c.Measured
 			}
@@ -132,7 +132,7 @@ func FormatRuns(names []string, runs [][]Verdict) string {
 			case len(v.Missing) > 0:
 				cell += "; not measured: " + missingList(v.Missing, 1)
 			}
-			if v.Status == "not met" {
+			if v.Status == NotMet {
 				cell = "**" + cell + "**"
 			}
 			b.WriteString(" " + cell + " |")

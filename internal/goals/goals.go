@@ -1,20 +1,21 @@
 // Package goals holds memverify's performance goals as data and judges a
 // benchmark run against them.
 //
-// Each goal is one sentence of an issue ("at 10k live blocks the optimised
-// list at least 20× the model") turned into checks over the medians that
-// internal/benchcmp computes from `go test -bench` output: a bound on one
-// implementation's median, a ratio between two implementations of one
-// group, growth across a sweep (as ratios each sample measured within
-// itself), or zero allocations. A goal is met when everything it names is
+// Each goal is a performance target stated in one sentence ("at 10k live
+// blocks the optimised list at least 20× the model"), turned into checks
+// over the medians that internal/benchcmp computes from `go test -bench`
+// output: a bound on one implementation's median, a ratio between two
+// implementations of one group, growth across a sweep (as ratios each
+// sample measured within itself), or zero allocations. A goal is met when everything it names is
 // measured and met: every implementation and reference of every group it
-// matches, every size it lists, every unit it reads. A goal whose
-// benchmarks are missing from the run is reported as not measured, never as
-// met; one with some cases measured and others not (a run without -benchmem
-// has times but no allocations; a run with impl=Sharded but not LockFree)
-// is "partly measured" while its measured cases hold, with what is missing
-// named, and "not met" once one misses. Judging from the same medians the tables show
-// means the status column of bench/README.md is computed, not transcribed.
+// matches, every size it lists, every unit it reads. A verdict's Status is a
+// typed value (status.go): a goal whose benchmarks are missing from the run
+// is NotMeasured, never Met; one with some cases measured and others not (a
+// run without -benchmem has times but no allocations; a run with
+// impl=Sharded but not LockFree) is PartlyMeasured while its measured cases
+// hold, with what is missing named, and NotMet once one misses. Judging
+// from the same medians the tables show means the status column of
+// bench/README.md is computed, not transcribed.
 //
 // Wall-clock goals are judged as measured. On a shared host the same code
 // can meet a bound in one run and miss it in the next; the verdict belongs
@@ -35,7 +36,7 @@ import (
 // Goal is one performance goal of one domain.
 type Goal struct {
 	Domain string
-	Text   string  // the goal as the issue states it
+	Text   string  // the goal as stated
 	checks []check // all must hold
 }
 
@@ -70,10 +71,10 @@ type Verdict struct {
 	// size of a sweep, a unit (allocs/op without -benchmem), or a time of
 	// zero, from which no bound or ratio can be judged.
 	Missing []string `json:"missing,omitempty"`
-	// Status is "met" (everything measured and met), "not met" (a measured
-	// case misses), "partly measured" (something is missing; the measured
-	// cases are met) or "not measured" (no case measured).
-	Status string `json:"status"`
+	// Status is Met (everything measured and met), NotMet (a measured case
+	// misses), PartlyMeasured (something is missing; the measured cases are
+	// met) or NotMeasured (no case measured).
+	Status Status `json:"status"`
 }
 
 // key is one row of a run: a group at one GOMAXPROCS, an implementation
@@ -218,19 +219,19 @@ func Judge(rows []benchcmp.Row) []Verdict {
 // status judges a goal on its cases and on what it needed and the run did
 // not measure. Half a goal measured is not a goal met: every implementation,
 // reference and size the goal names must be measured.
-func status(cases []Case, missing []string) string {
+func status(cases []Case, missing []string) Status {
 	for _, c := range cases {
 		if !c.Met {
-			return "not met"
+			return NotMet
 		}
 	}
 	switch {
 	case len(cases) == 0:
-		return "not measured"
+		return NotMeasured
 	case len(missing) > 0:
-		return "partly measured"
+		return PartlyMeasured
 	}
-	return "met"
+	return Met
 }
 
 // atMost: the median of impl on every group matching pattern is at most

@@ -1,6 +1,7 @@
 package goals
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,19 +38,19 @@ func TestBoundAndAllocs(t *testing.T) {
 		"BenchmarkSizeclassPair/class=1M/impl=Sharded-2 1000000 20 ns/op 0 B/op 0 allocs/op",
 		"BenchmarkSizeclassPair/class=2M/impl=Sharded-2 1000000 20 ns/op 8 B/op 1 allocs/op",
 	))
-	if v := verdict(t, vs, "the dense path"); v.Status != "met" || len(v.Cases) != 1 {
+	if v := verdict(t, vs, "the dense path"); v.Status != Met || len(v.Cases) != 1 {
 		t.Errorf("dense at 9.5 ns: %+v", v)
 	}
 	// Within the time bound, but one class allocates.
-	if v := verdict(t, vs, "a cached pair"); v.Status != "not met" {
+	if v := verdict(t, vs, "a cached pair"); v.Status != NotMet {
 		t.Errorf("an allocating pair: %+v", v)
 	}
-	if v := verdict(t, vs, "insert+lookup"); v.Status != "not measured" || len(v.Cases) != 0 {
+	if v := verdict(t, vs, "insert+lookup"); v.Status != NotMeasured || len(v.Cases) != 0 {
 		t.Errorf("a goal without its benchmarks must not count as met: %+v", v)
 	}
 
 	vs = Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 10.5 ns/op 0 B/op 0 allocs/op"))
-	if v := verdict(t, vs, "the dense path"); v.Status != "not met" {
+	if v := verdict(t, vs, "the dense path"); v.Status != NotMet {
 		t.Errorf("dense at 10.5 ns: %+v", v)
 	}
 	if Missed(vs) != 1 {
@@ -64,7 +65,7 @@ func TestRatio(t *testing.T) {
 		"BenchmarkSizeclassParallel/impl=LockFree-2 1000000 21 ns/op",
 	}
 	v := verdict(t, Judge(parse(t, lines...)), "Sharded and LockFree at least 3×")
-	if v.Status != "not met" || len(v.Cases) != 2 || !v.Cases[0].Met || v.Cases[1].Met {
+	if v.Status != NotMet || len(v.Cases) != 2 || !v.Cases[0].Met || v.Cases[1].Met {
 		t.Errorf("3.16× and 2.86× against a 3× goal: %+v", v)
 	}
 }
@@ -82,23 +83,23 @@ func TestPairedGrowth(t *testing.T) {
 	// log2(100k)/log2(1k) = 1.667 and log2(10k)/log2(1k) = 1.333. The
 	// per-size medians here (×1.50, ×2.00) do not decide.
 	v := sweep("1.30", "1.65")
-	if v.Status != "met" || len(v.Cases) != 2 {
+	if v.Status != Met || len(v.Cases) != 2 {
 		t.Errorf("×1.30 and ×1.65: %+v", v)
 	}
 	if want := "1k 200.0ns, 10k 300.0ns, 100k 400.0ns; within each sample 1k→10k ×1.30 (goal ≤ ×1.33), 1k→100k ×1.65 (goal ≤ ×1.67)"; v.Cases[0].Measured != want {
 		t.Errorf("measured %q, want %q", v.Cases[0].Measured, want)
 	}
-	if v := sweep("1.30", "1.70"); v.Status != "not met" {
+	if v := sweep("1.30", "1.70"); v.Status != NotMet {
 		t.Errorf("×1.70 at 100k: %+v", v)
 	}
-	if v := sweep("1.35", "1.60"); v.Status != "not met" {
+	if v := sweep("1.35", "1.60"); v.Status != NotMet {
 		t.Errorf("×1.35 at 10k: %+v", v)
 	}
 	// One direction alone is half the goal.
 	v = verdict(t, Judge(parse(t,
 		"BenchmarkBankFreeListSweep/dir=BottomUp/impl=FreeListOpt-2 1000 400 ns/op@100k 300 ns/op@10k 200 ns/op@1k 1.6 x@100k/1k 1.3 x@10k/1k",
 	)), "its cost per operation")
-	if v.Status != "partly measured" || !strings.Contains(strings.Join(v.Missing, ";"), "dir=TopDown") {
+	if v.Status != PartlyMeasured || !strings.Contains(strings.Join(v.Missing, ";"), "dir=TopDown") {
 		t.Errorf("bottom-up alone: %+v; want partly measured, TopDown missing", v)
 	}
 }
@@ -130,7 +131,7 @@ func TestBaselineMeasuresEveryGoal(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range Judge(rows) {
-			if v.Status == "not measured" || v.Status == "partly measured" {
+			if v.Status.Unjudged() {
 				t.Errorf("%s: %s: %q matches no benchmark", filepath.Base(name), v.Domain, v.Goal)
 			}
 		}
@@ -153,7 +154,7 @@ func TestFormatRunsShowsEachRun(t *testing.T) {
 func TestGoalWithAnUnmeasuredCheckIsNotMet(t *testing.T) {
 	vs := Judge(parse(t, "BenchmarkSizeclassPair/class=1M/impl=Sharded-2 1000000 20 ns/op"))
 	v := verdict(t, vs, "a cached pair")
-	if v.Status != "partly measured" {
+	if v.Status != PartlyMeasured {
 		t.Errorf("time measured, allocations not: status %q, want \"partly measured\" (%+v)", v.Status, v)
 	}
 	if Missed(vs) != 0 {
@@ -161,7 +162,7 @@ func TestGoalWithAnUnmeasuredCheckIsNotMet(t *testing.T) {
 	}
 	// A miss among the measured checks is still a miss.
 	vs = Judge(parse(t, "BenchmarkSizeclassPair/class=1M/impl=Sharded-2 1000000 40 ns/op"))
-	if v := verdict(t, vs, "a cached pair"); v.Status != "not met" {
+	if v := verdict(t, vs, "a cached pair"); v.Status != NotMet {
 		t.Errorf("40 ns against 30 ns, allocations not measured: status %q, want \"not met\"", v.Status)
 	}
 }
@@ -182,44 +183,44 @@ func TestPartlyMeasuredGoalsNameWhatIsMissing(t *testing.T) {
 	for _, c := range []struct {
 		what, goal string
 		lines      []string
-		status     string
+		status     Status
 		missing    string
 	}{
 		{"Sharded alone of the two the goal names", "a register+unregister pair",
 			[]string{"BenchmarkRefcountPair/impl=Sharded-2 1000000 60 ns/op"},
-			"partly measured", "RefcountPair/impl=LockFree not in the run"},
+			PartlyMeasured, "RefcountPair/impl=LockFree not in the run"},
 		{"a group without its reference", parallel,
 			append([]string{
 				"BenchmarkRefcountBufferParallel/impl=Sharded-2 1000000 40 ns/op",
 				"BenchmarkRefcountBufferParallel/impl=LockFree-2 1000000 40 ns/op",
 			}, pairParallel...),
-			"partly measured", "reference RefcountBufferParallel/impl=Model not in the run"},
+			PartlyMeasured, "reference RefcountBufferParallel/impl=Model not in the run"},
 		{"an implementation at 0 ns/op", parallel,
 			append([]string{
 				"BenchmarkRefcountBufferParallel/impl=Model-2 1000000 100 ns/op",
 				"BenchmarkRefcountBufferParallel/impl=Sharded-2 1000000 0 ns/op",
 				"BenchmarkRefcountBufferParallel/impl=LockFree-2 1000000 40 ns/op",
 			}, pairParallel...),
-			"partly measured", "RefcountBufferParallel/impl=Sharded at 0 ns/op: no time measured"},
+			PartlyMeasured, "RefcountBufferParallel/impl=Sharded at 0 ns/op: no time measured"},
 		{"an implementation at 0 ns/op, alone", parallel,
 			[]string{
 				"BenchmarkRefcountBufferParallel/impl=Model-2 1000000 100 ns/op",
 				"BenchmarkRefcountBufferParallel/impl=Sharded-2 1000000 0 ns/op",
 			},
-			"not measured", "RefcountBufferParallel/impl=Sharded at 0 ns/op: no time measured"},
+			NotMeasured, "RefcountBufferParallel/impl=Sharded at 0 ns/op: no time measured"},
 		{"a reference at 0 ns/op", parallel,
 			append([]string{
 				"BenchmarkRefcountBufferParallel/impl=Model-2 1000000 0 ns/op",
 				"BenchmarkRefcountBufferParallel/impl=Sharded-2 1000000 40 ns/op",
 				"BenchmarkRefcountBufferParallel/impl=LockFree-2 1000000 40 ns/op",
 			}, pairParallel...),
-			"partly measured", "reference RefcountBufferParallel/impl=Model at 0 ns/op: no time measured"},
+			PartlyMeasured, "reference RefcountBufferParallel/impl=Model at 0 ns/op: no time measured"},
 		{"a sweep without its 10k ratio", "its cost per operation",
 			[]string{"BenchmarkBankFreeListSweep/dir=BottomUp/impl=FreeListOpt-2 1000 300 ns/op@100k 200 ns/op@1k 1.50 x@100k/1k"},
-			"partly measured", "BankFreeListSweep/dir=BottomUp/impl=FreeListOpt x@10k/1k"},
+			PartlyMeasured, "BankFreeListSweep/dir=BottomUp/impl=FreeListOpt x@10k/1k"},
 		{"one of the four ranks the goal names", "Exact at most 300 ns",
 			[]string{"BenchmarkOverlapRandom/rank=1/impl=Exact-2 1000000 40 ns/op"},
-			"partly measured", "no benchmark matches OverlapRandom/rank=2"},
+			PartlyMeasured, "no benchmark matches OverlapRandom/rank=2"},
 	} {
 		v := verdict(t, Judge(parse(t, c.lines...)), c.goal)
 		if v.Status != c.status || !slices.Contains(v.Missing, c.missing) {
@@ -243,7 +244,7 @@ func TestNoAllocsJudgesEverySample(t *testing.T) {
 		}
 	}
 	v := verdict(t, Judge(parse(t, lines...)), "no allocation")
-	if v.Status != "not met" {
+	if v.Status != NotMet {
 		t.Fatalf("a sample with one allocation: status %q, want \"not met\" (%+v)", v.Status, v)
 	}
 	if c, _ := v.Tightest(); c.Name != "RefcountLookup/impl=LockFree" && c.Name != "RefcountPair/impl=LockFree" || c.Measured != "1 allocs/op in its worst sample (median 0)" {
@@ -259,7 +260,38 @@ func TestGOMAXPROCSAreJudgedApart(t *testing.T) {
 		"BenchmarkOverlapDense/impl=Exact-2 1000000 12 ns/op",
 	))
 	v := verdict(t, vs, "the dense path")
-	if v.Status != "not met" || len(v.Cases) != 2 || v.Cases[0].Name != "OverlapDense/impl=Exact" || !v.Cases[0].Met || v.Cases[1].Name != "OverlapDense/impl=Exact-2" || v.Cases[1].Met {
+	if v.Status != NotMet || len(v.Cases) != 2 || v.Cases[0].Name != "OverlapDense/impl=Exact" || !v.Cases[0].Met || v.Cases[1].Name != "OverlapDense/impl=Exact-2" || v.Cases[1].Met {
 		t.Errorf("8 ns at GOMAXPROCS=1 and 12 ns at 2: %+v", v)
+	}
+}
+
+// TestStatusReadsAsText: the report's JSON carries a status as its text,
+// and reads it back; a value outside the four is refused, not written as a
+// number.
+func TestStatusReadsAsText(t *testing.T) {
+	v := Verdict{Domain: "overlap", Goal: "g", Status: PartlyMeasured}
+	data, err := json.Marshal(v)
+	if err != nil || !strings.Contains(string(data), `"status":"partly measured"`) {
+		t.Fatalf("marshalled %s, %v", data, err)
+	}
+	var back Verdict
+	if err := json.Unmarshal(data, &back); err != nil || back.Status != PartlyMeasured {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	for _, s := range []Status{NotMeasured, PartlyMeasured, NotMet, Met} {
+		var got Status
+		text, _ := s.MarshalText()
+		if err := got.UnmarshalText(text); err != nil || got != s {
+			t.Errorf("%v: round trip gave %v, %v", s, got, err)
+		}
+	}
+	if _, err := json.Marshal(Verdict{Status: Status(9)}); err == nil {
+		t.Error("an unknown status was written")
+	}
+	if err := json.Unmarshal([]byte(`{"status":"done"}`), &back); err == nil {
+		t.Error("an unknown status was read")
+	}
+	if !NotMeasured.Unjudged() || !PartlyMeasured.Unjudged() || NotMet.Unjudged() || Met.Unjudged() {
+		t.Error("Unjudged: want true for not measured and partly measured only")
 	}
 }

@@ -5,7 +5,7 @@ import "time"
 const ns = float64(time.Nanosecond) / float64(time.Second)
 
 // All is every performance goal, by domain, with the benchmarks of bench/
-// that show it. Each text is the issue's own wording, shortened. Where a
+// that show it. Each text is the target's own wording, shortened. Where a
 // goal covers a family of benchmarks (both directions, every parallel
 // benchmark, every layout), the pattern lists its members in {a,b}, so
 // that a run missing one (a renamed benchmark, a narrow -bench) leaves the
