@@ -13,7 +13,7 @@ test:
 	$(GO) test ./...
 
 race:
-	$(GO) test -race ./impl/... ./props/... ./suites
+	$(GO) test -race ./impl/... ./props/... ./suites ./sched/... ./cabi/...
 
 # Every fuzz target in ./fuzz for FUZZTIME each (go test -fuzz takes one target at a time).
 fuzz:
@@ -23,7 +23,7 @@ fuzz:
 	done
 
 # Model, implementations and peers side by side, COUNT interleaved rounds, judged
-# against the goals; the samples are kept in reports/latest/bench.txt for benchstat.
+# against the goals; the samples are kept in reports/bench-<UTC time>/bench.txt for benchstat.
 bench:
 	$(GO) run ./cmd/verify bench -count $(COUNT) -benchtime $(BENCHTIME)
 

@@ -24,7 +24,7 @@ var registrySizes = []int64{0x10, 0x40, 0x80, 0, -1, 0x41}
 func decodeRegistryOps(data []byte) []spec.Op {
 	var raw []rawRegistryOp
 	gofuzz.NewFromGoFuzz(data).NilChance(0).NumElements(0, 4).Fuzz(&raw)
-	pool := refcounttest.RegistryPointerPool()
+	pool := refcounttest.PointerPool()
 	ops := make([]spec.Op, 0, len(raw))
 	for _, r := range raw {
 		op := spec.Op{

@@ -2,7 +2,10 @@
 
 package sched
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // The atomic types under the tag: sync/atomic's, each operation preceded by
 // a scheduling point labelled with the operation and the function that
@@ -12,10 +15,33 @@ import "sync/atomic"
 
 // atomicPoint is the point before an atomic operation op.
 func atomicPoint(op string) {
+	if alone() {
+		return
+	}
 	if g := caller(); g != nil {
-		g.s.point(g, KindPoint, op+" in "+callerFunc())
+		g.s.point(g, KindPoint, atomicLabel(g, op))
 	}
 }
+
+// atomicLabel is the timeline's label of the atomic operation op that g is
+// about to make, "Load in pop": made once for each operation and place.
+func atomicLabel(g *goroutine, op string) string {
+	pc, fn := g.callerFunc(atomicFrames)
+	key := labelKey{op, pc}
+	if l, ok := labels.Load(key); ok {
+		return l.(string)
+	}
+	l := op + " in " + fn
+	labels.Store(key, l)
+	return l
+}
+
+type labelKey struct {
+	op string
+	pc uintptr
+}
+
+var labels sync.Map // labelKey → label
 
 // Bool is an atomic.Bool whose every operation is a scheduling point first.
 type Bool struct{ v atomic.Bool }

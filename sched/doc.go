@@ -22,14 +22,30 @@
 //	var mu sched.Mutex         // in place of sync.Mutex (and sched.RWMutex for sync.RWMutex)
 //	sched.Yield()              // in place of runtime.Gosched, in every spin-wait
 //	sched.Go("worker", fn)     // in place of go fn(), for goroutines the code under test starts
+//	p, ok := sched.ProcPin()   // under the tag, in place of the runtime's procPin (ok false: pin for real)
 //
 // Without the tag the types are sync/atomic's and sync's own (aliases), so
-// instrumented code compiles to exactly what it compiled to before. A point
-// names what the goroutine is about to do; the label appears in the
-// timeline. A lock makes a point before it is taken and after it is
-// released. Code that picks per-P state (procPin) can pick it by Goroutine
-// instead under the tag, so that a replay picks the same; it must not reach
-// a point while pinned.
+// instrumented code compiles to exactly what it compiled to before — with
+// one condition: Go's compiler inlines sync/atomic's methods (and those
+// RWMutex.RLock calls) only into a package that imports sync/atomic (and
+// sync) itself, so a package whose every atomic is declared with this
+// package's types should keep a blank import of them (import _
+// "sync/atomic"); without it each Load is a call, a quarter of the time of
+// a short fast path. A point names what the goroutine is about to do; the
+// label appears in the timeline. A lock makes a point before it is taken
+// and after it is released. A spin-wait that waits for another goroutine's
+// progress must call Yield: under PCT the spinning goroutine may have the
+// highest priority, and without Yield it spins until the step bound and
+// the run fails as a livelock. A loop that retries a compare-and-swap needs
+// nothing: its CAS fails only because another goroutine made progress.
+//
+// Code that picks per-P state (procPin) pins itself with ProcPin instead
+// under the tag: the goroutine gets a virtual P of its run, chosen by its
+// number, so a replay picks the same, and no other goroutine of that P
+// enters pinned code until it unpins, which is what the real pin promises;
+// it may reach points while pinned, which the real pin forbids. Per-P data
+// is then exercised by goroutines sharing a P one after the other, and by
+// goroutines of other Ps at every point.
 //
 // # Writing a test
 //
@@ -100,9 +116,27 @@
 //
 // It finds bugs that some interleaving of the instrumented steps exposes:
 // lost updates (a read-modify-write across two points), check-then-act,
-// ABA, order violations, lock-order deadlocks, locks never released,
-// spin-waits that never end. It finds them deterministically: no widened
-// windows, no luck with the Go scheduler, and a replay that always fails.
+// ABA, order violations (a pointer published before what it points to is
+// filled), a Close or a rebuild racing a call that checked too early,
+// lock-order deadlocks, locks never released, spin-waits that never end.
+// It finds them without widened windows and without luck with the Go
+// scheduler, and replays them: a failing seed fails again, with the same
+// schedule. In memverify every concurrency seeded bug dies this way on the
+// campaign's first seed (go run ./cmd/verify mutants).
+//
+// What it finds, and how soon, depends on the test's scenarios as much as
+// on the scheduler. A bug shows only if the test makes the calls that race
+// (two releases of the last references, a free racing the alloc that
+// publishes the address) and the scheduler switches goroutines at the one
+// point that matters, which a random strategy does about once in a few
+// dozen runs per change point it needs (PCT's 1/(n·k^(d−1))): a bug that
+// needs one goroutine preempted at one point and another to run a whole
+// call in that window typically takes tens to hundreds of rapid checks, one
+// that needs two such switches a thousand or more, and Explore's bounded
+// search finds both in one small scenario for certain, at the cost of every
+// schedule. So draw scenarios from a few race shapes, keep them to two or
+// three goroutines of a few calls, and give the search a budget of
+// thousands of checks; a check costs a third of a millisecond or so.
 //
 // It explores sequentially consistent executions only. Go's memory model
 // makes sync/atomic operations sequentially consistent and gives
@@ -139,17 +173,29 @@
 // not fair (only Yield is), so starvation is not a bug it reports; liveness
 // is checked only through the step bound.
 //
-// A step costs a few microseconds under the tag (each point identifies its
-// goroutine by walking the stack), so scenarios should be small: a few
-// goroutines, a few operations each. Built with the tag but outside a run, a
-// point costs one atomic load and the locks a little over sync's. Without the
-// tag, Run runs the body once with its goroutines running freely (a stress
-// run, checked and reported the same way) and Explore skips.
+// A step costs a microsecond or two under the tag (each point tells its
+// goroutine by the runtime's g on amd64 and arm64, by walking the stack
+// elsewhere, and walks a few frames for its label), and a switch between
+// goroutines a few more, so scenarios should be small: a few goroutines, a
+// few operations each. Points made while only one goroutine of a run is
+// alive (a body setting up or checking, before it starts the others or
+// after they end) choose nothing, cost one atomic load and a lock, and are
+// not recorded: the timeline keeps their calls, returns and locks. Built
+// with the tag but outside a run, a point costs one atomic load and the
+// locks a little over sync's. Without the tag, Run runs the body once with
+// its goroutines running freely (a stress run, checked and reported the
+// same way) and Explore skips.
+//
+// A run that fails is unwound: each goroutine still parked ends where it
+// is, running its deferred calls. A deferred Unlock of a lock the
+// goroutine released before it was stopped (an Unlock, then a Lock again,
+// under a defer) is skipped then, where sync would fail fatally.
 //
 // # Index
 //
 // Instrumentation: Point, Yield, Go, Mutex, RWMutex, Bool, Int32, Int64,
-// Uint32, Uint64, Uintptr, Pointer, Goroutine, Enabled, Tag.
+// Uint32, Uint64, Uintptr, Pointer, Goroutine, ProcPin, ProcUnpin, Enabled,
+// Tag.
 // Running: Run, Explore, Exploration, Options, NoPreemptions, Strategy,
 // RandomWalk, PCT, DefaultPCTSteps. In a body: Scheduler.Go, Scheduler.Wait,
 // Scheduler.Call, Scheduler.Return, Scheduler.Fatalf. Results: Schedule,

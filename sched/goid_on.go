@@ -20,6 +20,7 @@ import (
 // build with the tag pays one atomic load per point while none is.
 var (
 	managed sync.Map // goroutine id (uint64) → *goroutine
+	byG     sync.Map // the runtime's g of a scheduled goroutine (getg) → *goroutine
 	running atomic.Int32
 
 	liveMu sync.Mutex
@@ -56,8 +57,16 @@ func caller() *goroutine {
 	if running.Load() == 0 {
 		return nil
 	}
+	if gp := getg(); gp != 0 {
+		if g, ok := byG.Load(gp); ok {
+			return g.(*goroutine)
+		}
+		return nil
+	}
 	if s := solo.Load(); s != nil {
-		scheduled, sure := startsInRun()
+		var pcs [stackDepth]uintptr
+		n := runtime.Callers(2, pcs[:])
+		scheduled, sure := startsInRun(pcs[:n])
 		if sure && !scheduled {
 			return nil
 		}
@@ -66,22 +75,53 @@ func caller() *goroutine {
 			g := s.cur
 			s.mu.Unlock()
 			if g != nil {
+				// The walk names the function at the point too
+				// (callerFunc): keep it, it is the costly part.
+				g.pcs, g.npcs = pcs, n
 				return g
 			}
 		}
 	}
 	if g, ok := managed.Load(goid()); ok {
-		return g.(*goroutine)
+		g := g.(*goroutine)
+		g.npcs = 0
+		return g
 	}
 	return nil
 }
 
-// startsInRun reports whether the calling goroutine's stack starts in
-// Scheduler.run; sure is false when the stack is deeper than it looks.
-func startsInRun() (scheduled, sure bool) {
-	var pcs [64]uintptr
-	n := runtime.Callers(2, pcs[:])
-	if n == len(pcs) || n < 2 {
+// alone reports that a point has nothing to choose: one scheduler runs, and
+// only one of its goroutines has not ended (the body, before it starts the
+// others or after they have ended). Whether the caller is that goroutine or
+// one the scheduler does not run, the point does nothing then, and caller's
+// walk of the stack, the costly part of a point, is saved. Such points are
+// not recorded: the body's set-up and final checks leave only their calls,
+// returns and locks in the timeline. Locks still are steps: they keep
+// their holders for the goroutines to come.
+func alone() bool {
+	if running.Load() == 0 {
+		return true
+	}
+	s := solo.Load()
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	one := s.live == 1
+	s.mu.Unlock()
+	return one
+}
+
+// stackDepth is how many frames caller walks: a goroutine whose stack is
+// deeper is told by its id instead.
+const stackDepth = 64
+
+// startsInRun reports whether the stack pcs, walked from the caller's
+// caller, starts in Scheduler.run; sure is false when the stack is deeper
+// than the walk.
+func startsInRun(pcs []uintptr) (scheduled, sure bool) {
+	n := len(pcs)
+	if n == stackDepth || n < 2 {
 		return false, false
 	}
 	// The outermost frame is runtime.goexit; the one above it is the

@@ -4,6 +4,7 @@ package sched
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -53,7 +54,7 @@ func (m *Mutex) TryLock() bool {
 	if g == nil {
 		return m.mu.TryLock()
 	}
-	g.s.point(g, KindLock, g.s.lockLabel(m, "try"))
+	g.s.point(g, KindLock, g.s.lockLabel(g, m, "try"))
 	if !m.mu.TryLock() {
 		return false
 	}
@@ -64,15 +65,34 @@ func (m *Mutex) TryLock() bool {
 }
 
 // Unlock unlocks m. As with sync.Mutex, it is a run-time error if m is not
-// locked.
+// locked; but see unwound.
 func (m *Mutex) Unlock() {
+	g := caller()
 	m.book.Lock()
+	if g.unwound(m.holder != g) {
+		m.book.Unlock()
+		return
+	}
 	m.holder = nil
 	m.book.Unlock()
 	m.mu.Unlock()
-	if g := caller(); g != nil {
+	if g != nil {
 		g.s.released(g, m, "")
 	}
+}
+
+// unwound reports whether g, a goroutine of a failed run being unwound,
+// releases a lock it does not hold (notHeld): a deferred Unlock after an
+// Unlock at whose point the unwinding caught it, before its Lock again. That
+// release is skipped: sync's would be a fatal error, which no test survives,
+// and the run has failed already.
+func (g *goroutine) unwound(notHeld bool) bool {
+	if g == nil || !notHeld {
+		return false
+	}
+	g.s.mu.Lock()
+	defer g.s.mu.Unlock()
+	return g.s.aborting
 }
 
 // RWMutex is a reader/writer lock that the scheduler sees (see Mutex). As in
@@ -149,7 +169,7 @@ func (rw *RWMutex) TryLock() bool {
 	if g == nil {
 		return rw.rw.TryLock()
 	}
-	g.s.point(g, KindLock, g.s.lockLabel(rw, "try"))
+	g.s.point(g, KindLock, g.s.lockLabel(g, rw, "try"))
 	rw.book.Lock()
 	defer rw.book.Unlock()
 	ok := rw.rw.TryLock()
@@ -165,7 +185,7 @@ func (rw *RWMutex) TryRLock() bool {
 	if g == nil {
 		return rw.rw.TryRLock()
 	}
-	g.s.point(g, KindLock, g.s.lockLabel(rw, "try (read)"))
+	g.s.point(g, KindLock, g.s.lockLabel(g, rw, "try (read)"))
 	rw.book.Lock()
 	defer rw.book.Unlock()
 	ok := len(rw.pending) == 0 && rw.rw.TryRLock()
@@ -177,11 +197,16 @@ func (rw *RWMutex) TryRLock() bool {
 
 // Unlock unlocks rw for writing.
 func (rw *RWMutex) Unlock() {
+	g := caller()
 	rw.book.Lock()
+	if g.unwound(rw.writer != g) {
+		rw.book.Unlock()
+		return
+	}
 	rw.writer = nil
 	rw.book.Unlock()
 	rw.rw.Unlock()
-	if g := caller(); g != nil {
+	if g != nil {
 		g.s.released(g, rw, "")
 	}
 }
@@ -190,6 +215,10 @@ func (rw *RWMutex) Unlock() {
 func (rw *RWMutex) RUnlock() {
 	g := caller()
 	rw.book.Lock()
+	if g.unwound(!slices.Contains(rw.readers, g)) {
+		rw.book.Unlock()
+		return
+	}
 	if g != nil {
 		rw.readers = remove(rw.readers, g)
 	}
@@ -224,7 +253,7 @@ func remove(gs []*goroutine, g *goroutine) []*goroutine {
 // keep it out), g blocks until the lock is released; when it is held outside the
 // scheduler, g spins, letting the others run and the holder progress.
 func (s *Scheduler) acquire(g *goroutine, key any, mode string, try func() bool, blockers func() ([]*goroutine, string)) {
-	s.point(g, KindLock, s.lockLabel(key, mode))
+	s.point(g, KindLock, s.lockLabel(g, key, mode))
 	for !try() {
 		s.mu.Lock()
 		if s.aborting {
@@ -238,7 +267,7 @@ func (s *Scheduler) acquire(g *goroutine, key any, mode string, try func() bool,
 			continue
 		}
 		s.mu.Unlock()
-		s.point(g, KindBlock, s.lockLabel(key, mode)+" (held outside the scheduler)")
+		s.point(g, KindBlock, s.lockLabel(g, key, mode)+" (held outside the scheduler)")
 		time.Sleep(50 * time.Microsecond)
 	}
 }
@@ -248,29 +277,43 @@ func (s *Scheduler) released(g *goroutine, key any, mode string) {
 	s.mu.Lock()
 	s.release(key)
 	s.mu.Unlock()
-	s.point(g, KindUnlock, s.lockLabel(key, mode))
+	s.point(g, KindUnlock, s.lockLabel(g, key, mode))
 }
 
 // lockLabel names a lock in the timeline, with the function that called the
 // lock method: "m1 (read) in Sharded.Register".
-func (s *Scheduler) lockLabel(key any, mode string) string {
+func (s *Scheduler) lockLabel(g *goroutine, key any, mode string) string {
 	s.mu.Lock()
 	name := s.nameOf(key)
 	s.mu.Unlock()
-	if fn := callerFunc(); fn != "" {
+	if _, fn := g.callerFunc(lockFrames); fn != "" {
 		return name + mode + " in " + fn
 	}
 	return name + mode
 }
 
+// How many frames callerFunc walks from a lock's label (lockLabel, the
+// scheduler's, the lock method's, the caller's) and from an atomic's
+// (atomicLabel, atomicPoint, the method, if it is not inlined, the
+// caller's). The walk costs by the frame, and it is most of a point's cost.
+const (
+	lockFrames   = 6
+	atomicFrames = 4
+)
+
 // callerFunc names the first function outside this package on the stack
-// (the code that used the lock), without its package path:
-// "(*Sharded).Register" becomes "Sharded.Register". Resolving a frame is the
-// slow part, so each program counter is resolved once.
-func callerFunc() string {
-	var pcs [12]uintptr
-	n := runtime.Callers(2, pcs[:])
-	for _, pc := range pcs[:n] {
+// (the code that used the lock or the atomic), without its package path:
+// "(*Sharded).Register" becomes "Sharded.Register"; and returns its program
+// counter. It looks at most frames frames up from its caller, and at the
+// walk caller made, if it made one. Resolving a frame is slow too, so each
+// program counter is resolved once.
+func (g *goroutine) callerFunc(frames int) (uintptr, string) {
+	pcs := g.pcs[:g.npcs] // caller's walk, from the caller of the locking or atomic method
+	if g.npcs == 0 {
+		var buf [lockFrames]uintptr
+		pcs = buf[:runtime.Callers(2, buf[:min(frames, len(buf))])]
+	}
+	for _, pc := range pcs {
 		f, ok := frameNames.Load(pc)
 		if !ok {
 			fr, _ := runtime.CallersFrames([]uintptr{pc}).Next()
@@ -278,10 +321,10 @@ func callerFunc() string {
 			frameNames.Store(pc, f)
 		}
 		if fn := f.(frameName); !fn.inside {
-			return fn.short
+			return pc, fn.short
 		}
 	}
-	return ""
+	return 0, ""
 }
 
 type frameName struct {

@@ -68,3 +68,26 @@ func TestExploreNeedsTheTag(t *testing.T) {
 		t.Fatalf("Explore did not skip: ran=%v\n%s", ran, o.output)
 	}
 }
+
+func TestProcPinNeedsTheTag(t *testing.T) {
+	if p, ok := sched.ProcPin(); ok || p != 0 {
+		t.Fatalf("ProcPin without the tag = %d, %v", p, ok)
+	}
+	sched.ProcUnpin()
+}
+
+func TestRecordGetsTheStressRun(t *testing.T) {
+	withRapid(t, 1, 3)
+	n := 0
+	o := record(t.Name(), func(tb rapid.TB) {
+		rapid.Check(tb, func(rt *rapid.T) {
+			sched.Run(rt, sched.Options{Record: func(sched.Schedule) { n++ }}, func(s *sched.Scheduler) {
+				s.Go("A", func() { s.Call("Op()"); s.Return("ok") })
+				s.Wait()
+			})
+		})
+	})
+	if o.failed || n != 3 {
+		t.Fatalf("%d runs recorded of 3:\n%s", n, o.output)
+	}
+}

@@ -80,6 +80,14 @@ type Options struct {
 	// Repro is the command a failure report ends with. Empty means one built
 	// from the test's name and the package directory.
 	Repro string
+	// Procs is the number of virtual Ps that ProcPin pins goroutines to:
+	// goroutine g of a run is on P g mod Procs. 0 means 2, so that among
+	// three goroutines or more two share a P.
+	Procs int
+	// Record, when set, is called with the schedule of every run Run and
+	// Explore make, passing or failing: a test that runs one seed twice
+	// compares the two lists step by step (Schedule.Divergence).
+	Record func(Schedule)
 }
 
 // NoPreemptions makes Explore run only schedules without preemptions.
@@ -96,6 +104,7 @@ func (o Options) preemptions() int {
 }
 
 func (o Options) maxSchedules() int { return orDefault(o.MaxSchedules, 100000) }
+func (o Options) procs() int        { return orDefault(o.Procs, 2) }
 func (o Options) maxSteps() int     { return orDefault(o.MaxSteps, 10000) }
 
 func (o Options) stall() time.Duration {

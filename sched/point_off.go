@@ -39,3 +39,11 @@ type RWMutex = sync.RWMutex
 // Code that picks per-P or per-thread state (procPin) uses it to pick the
 // same state on every replay.
 func Goroutine() (int, bool) { return 0, false }
+
+// ProcPin pins the calling goroutine to a virtual P of its scheduled run;
+// without the `sched` tag there is none, and it returns 0, false (pin for
+// real then).
+func ProcPin() (int, bool) { return 0, false }
+
+// ProcUnpin undoes ProcPin; without the `sched` tag it does nothing.
+func ProcUnpin() {}

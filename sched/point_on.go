@@ -16,6 +16,9 @@ const Enabled = true
 // from a goroutine a scheduler runs, it is a scheduling point labelled label
 // in the timeline; from any other goroutine it does nothing.
 func Point(label string) {
+	if alone() {
+		return
+	}
 	if g := caller(); g != nil {
 		g.s.point(g, KindPoint, label)
 	}

@@ -35,6 +35,9 @@ func Run(t *rapid.T, opts Options, body func(*Scheduler)) Schedule {
 	s := &Scheduler{opts: opts, rec: Schedule{Strategy: "unscheduled (built without -tags " + Tag + ")"}, ids: map[uint64]int{}}
 	s.start("main", nil, func() { body(s) })
 	s.all.Wait()
+	if opts.Record != nil {
+		opts.Record(s.rec)
+	}
 	if s.fail != nil {
 		reportFailure(t, s.fail, s.rec, opts.repro(t.Name(), true))
 	}

@@ -27,10 +27,16 @@ func Run(t *rapid.T, opts Options, body func(*Scheduler)) Schedule {
 	}
 	s := newScheduler(opts, c, opts.Strategy.String())
 	s.execute(body)
+	s.mu.Lock() // a stalled goroutine may still be running
+	rec := s.rec
+	s.mu.Unlock()
+	if opts.Record != nil {
+		opts.Record(rec)
+	}
 	if s.fail != nil {
 		s.report(t, true)
 	}
-	return s.rec
+	return rec
 }
 
 // Exploration is what Explore did.
@@ -55,6 +61,9 @@ func Explore(t rapid.TB, opts Options, body func(*Scheduler)) Exploration {
 		strategy := fmt.Sprintf("exhaustive (preemptions ≤ %d), schedule %d", d.bound, n)
 		s := newScheduler(opts, d, strategy)
 		s.execute(body)
+		if opts.Record != nil {
+			opts.Record(s.rec)
+		}
 		switch {
 		case d.mismatch == "":
 		case s.fail == nil:

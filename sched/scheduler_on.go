@@ -43,6 +43,11 @@ type goroutine struct {
 	why   func() string // for a deadlock report: who holds what it waits for
 	call  string        // its operation in progress (Scheduler.Call)
 	fn    func()        // its code, until it starts
+	pins  int           // ProcPin depth: the virtual P is held while above 0
+	// The program counters of the last walk of its stack by caller (npcs
+	// of them; 0: caller did not walk), which callerFunc reuses.
+	pcs  [stackDepth]uintptr
+	npcs int
 }
 
 // Scheduler runs the goroutines of one run, one at a time, and records the
@@ -64,13 +69,14 @@ type Scheduler struct {
 	abandoned bool // Run gave up on a stalled goroutine; it unwinds the rest when it ends
 	progress  uint64
 	back      chan struct{}
+	procs     []*Mutex // the virtual Ps of ProcPin, made on first use
 }
 
 func newScheduler(opts Options, c chooser, strategy string) *Scheduler {
 	return &Scheduler{
 		opts:      opts,
 		choose:    c,
-		rec:       Schedule{Strategy: strategy},
+		rec:       Schedule{Strategy: strategy, Steps: make([]Step, 0, 256)},
 		lockNames: map[any]string{},
 		back:      make(chan struct{}, 1),
 	}
@@ -102,6 +108,9 @@ func (s *Scheduler) run(g *goroutine) {
 	g.goid = id
 	s.mu.Unlock()
 	managed.Store(id, g)
+	if gp := getg(); gp != 0 {
+		byG.Store(gp, g)
+	}
 	normal := false
 	defer func() {
 		r := recover()
@@ -342,6 +351,9 @@ func (s *Scheduler) draw(fn func()) (ok bool) {
 func (s *Scheduler) exit(g *goroutine, normal bool, r any, stack []byte) {
 	s.mu.Lock()
 	managed.Delete(g.goid)
+	if gp := getg(); gp != 0 {
+		byG.Delete(gp) // the runtime reuses it for another goroutine
+	}
 	g.state = done
 	s.live--
 	switch {

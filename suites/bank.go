@@ -4,6 +4,7 @@ import (
 	impl "github.com/memverify/memverify/impl/bank"
 	spec "github.com/memverify/memverify/model/bank"
 	"github.com/memverify/memverify/props/banktest"
+	"github.com/memverify/memverify/sched"
 	"pgregory.net/rapid"
 )
 
@@ -43,7 +44,7 @@ func init() {
 		// Against the model itself the differential part proves nothing, but the
 		// invariants, the final free-all and the round trip still check the model.
 		Add(
-			Suite{Domain: "bank", Property: "FreeListStateMachine", Impl: l.name, Run: each(banktest.CheckFreeList, l.makes)},
+			Suite{Domain: "bank", Property: "FreeListStateMachine", Impl: l.name, Run: each(banktest.CheckFreeListStateMachine, l.makes)},
 			Suite{Domain: "bank", Property: "FreeListBestFit", Impl: l.name, Run: each(banktest.CheckFreeListBestFit, l.makes)},
 			Suite{Domain: "bank", Property: "FreeListRoundTrip", Impl: l.name, Run: each(banktest.CheckFreeListRoundTrip, l.makes)},
 		)
@@ -61,11 +62,11 @@ func init() {
 	for _, b := range banks {
 		Add(
 			Suite{Domain: "bank", Property: "BanksStateMachine", Impl: b.name,
-				Run: func(t rapid.TB) { banktest.CheckBanks(t, b.make) }},
+				Run: func(t rapid.TB) { banktest.CheckBanksStateMachine(t, b.make) }},
 			Suite{Domain: "bank", Property: "PageMapping", Impl: b.name,
-				Run: func(t rapid.TB) { banktest.CheckBanksPageMapping(t, b.make) }},
+				Run: func(t rapid.TB) { banktest.CheckPageMapping(t, b.make) }},
 			Suite{Domain: "bank", Property: "Isolation", Impl: b.name,
-				Run: func(t rapid.TB) { banktest.CheckBanksIsolation(t, b.make) }},
+				Run: func(t rapid.TB) { banktest.CheckIsolation(t, b.make) }},
 		)
 	}
 }
@@ -76,9 +77,13 @@ func init() {
 	// for concurrent use.
 	Add(
 		Suite{Domain: "bank", Property: "Linearizable", Impl: "Concurrent",
-			Run: func(t rapid.TB) { banktest.CheckBanksLinearizable(t, concurrent) }},
+			Run: func(t rapid.TB) { banktest.CheckLinearizable(t, concurrent) }},
 		Suite{Domain: "bank", Property: "Parallel", Impl: "Concurrent",
-			Run: func(t rapid.TB) { banktest.CheckBanksParallel(t, concurrent) }},
+			Run: func(t rapid.TB) { banktest.CheckParallel(t, concurrent) }},
+		// Under the scheduler (scheduled.go).
+		scheduledSuite("bank", "Scheduled", "Concurrent", func(t rapid.TB, o sched.Options) {
+			banktest.CheckScheduled(t, concurrent, o)
+		}),
 	)
 }
 

@@ -42,28 +42,28 @@ func init() {
 	}
 	exacts := []checker{exact, prepared, bounded, solver, solvePrepared}
 	all := append([]checker{model, bbox}, exacts...)
-	add("MatchesModel", overlaptest.CheckOverlapMatchesModel, exacts...)
-	add("NeverMisses", overlaptest.CheckOverlapNeverMisses, append([]checker{bbox}, exacts...)...)
-	add("Symmetric", overlaptest.CheckOverlapSymmetric, all...)
-	add("EmptyAndSelf", overlaptest.CheckOverlapEmptyAndSelf, all...)
-	add("TranslateInvariant", overlaptest.CheckOverlapTranslate, all...)
-	add("FlipInvariant", overlaptest.CheckOverlapFlip, all...)
-	add("PermuteInvariant", overlaptest.CheckOverlapPermute, all...)
-	add("ReshapeInvariant", overlaptest.CheckOverlapReshape, all...)
-	add("ScaleInvariant", overlaptest.CheckOverlapScale, all...)
-	add("RejectsInvalid", overlaptest.CheckOverlapRejectsInvalid, all...)
+	add("MatchesModel", overlaptest.CheckMatchesModel, exacts...)
+	add("NeverMisses", overlaptest.CheckNeverMisses, append([]checker{bbox}, exacts...)...)
+	add("Symmetric", overlaptest.CheckSymmetric, all...)
+	add("EmptyAndSelf", overlaptest.CheckEmptyAndSelf, all...)
+	add("TranslateInvariant", overlaptest.CheckTranslateInvariant, all...)
+	add("FlipInvariant", overlaptest.CheckFlipInvariant, all...)
+	add("PermuteInvariant", overlaptest.CheckPermuteInvariant, all...)
+	add("ReshapeInvariant", overlaptest.CheckReshapeInvariant, all...)
+	add("ScaleInvariant", overlaptest.CheckScaleInvariant, all...)
+	add("RejectsInvalid", overlaptest.CheckRejectsInvalid, all...)
 	// The capped search is reached through Solver.Solve; its suite keeps
 	// the name Exact, the checker whose search it bounds.
 	Add(Suite{Domain: "overlap", Property: "TooHardOnlyAboveCap", Impl: "Exact",
 		Run: func(t rapid.TB) {
-			overlaptest.CheckOverlapCap(t, func(a, b spec.View, maxWork int) (spec.Verdict, int, error) {
+			overlaptest.CheckTooHardOnlyAboveCap(t, func(a, b spec.View, maxWork int) (spec.Verdict, int, error) {
 				v, st, err := impl.Solver{MaxWork: maxWork}.Solve(a, b)
 				return v, st.Nodes, err
 			})
 		}})
 	Add(Suite{Domain: "overlap", Property: "TooHardOnlyAboveCap", Impl: "SolvePrepared",
 		Run: func(t rapid.TB) {
-			overlaptest.CheckOverlapCap(t, func(a, b spec.View, maxWork int) (spec.Verdict, int, error) {
+			overlaptest.CheckTooHardOnlyAboveCap(t, func(a, b spec.View, maxWork int) (spec.Verdict, int, error) {
 				pa, pb, err := preparePair(a, b)
 				if err != nil {
 					return spec.No, 0, err

@@ -6,6 +6,7 @@ import (
 	impl "github.com/memverify/memverify/impl/refcount"
 	spec "github.com/memverify/memverify/model/refcount"
 	"github.com/memverify/memverify/props/refcounttest"
+	"github.com/memverify/memverify/sched"
 	"pgregory.net/rapid"
 )
 
@@ -43,7 +44,7 @@ func init() {
 	// first use (about four million hashes).
 	colliding := sync.OnceValue(func() []spec.Addr { return impl.CollidingPointers(0x10_0000_0000, 16, 64, 16) })
 	machine := func(t rapid.TB, f refcounttest.RegistryFactory) {
-		refcounttest.CheckRegistryColliding(colliding())(t, f)
+		refcounttest.CheckStateMachine(t, f, colliding()...)
 	}
 	each := func(check func(rapid.TB, refcounttest.RegistryFactory), fs ...[]refcounttest.RegistryFactory) func(rapid.TB) {
 		return func(t rapid.TB) {
@@ -59,11 +60,28 @@ func init() {
 			Add(Suite{Domain: "refcount", Property: "StateMachine", Impl: im.name, Run: each(machine, im.all)})
 		}
 		Add(
-			Suite{Domain: "refcount", Property: "DisjointParallel", Impl: im.name, Run: each(refcounttest.CheckRegistryDisjointParallel, im.all, im.par)},
-			Suite{Domain: "refcount", Property: "Linearizable", Impl: im.name, Run: each(refcounttest.CheckRegistryLinearizable, im.all)},
-			Suite{Domain: "refcount", Property: "LastReleaseRace", Impl: im.name, Run: each(refcounttest.CheckRegistryLastRelease, im.all)},
-			Suite{Domain: "refcount", Property: "BytesSaturate", Impl: im.name, Run: each(refcounttest.CheckRegistryBytesSaturate, im.all)},
+			Suite{Domain: "refcount", Property: "DisjointParallel", Impl: im.name, Run: each(refcounttest.CheckDisjointParallel, im.all, im.par)},
+			Suite{Domain: "refcount", Property: "Linearizable", Impl: im.name, Run: each(refcounttest.CheckLinearizable, im.all)},
+			Suite{Domain: "refcount", Property: "LastReleaseRace", Impl: im.name, Run: each(refcounttest.CheckLastReleaseRace, im.all)},
+			Suite{Domain: "refcount", Property: "BytesSaturate", Impl: im.name, Run: each(refcounttest.CheckBytesSaturate, im.all)},
 		)
+	}
+
+	// Under the scheduler (scheduled.go): Sharded with four shards, where
+	// a case's pointers share some locks and not others (not its default
+	// 256: Stats and Close lock every shard, each lock two schedule
+	// points); LockFree at its smallest table, which a case's registrations
+	// rebuild.
+	scheduled := map[string][]refcounttest.RegistryFactory{
+		"Sharded":  {sharded(4)},
+		"LockFree": impls[2].all,
+	}
+	for _, name := range []string{"Sharded", "LockFree"} {
+		Add(scheduledSuite("refcount", "Scheduled", name, func(t rapid.TB, o sched.Options) {
+			for _, f := range scheduled[name] {
+				refcounttest.CheckScheduled(t, f, o)
+			}
+		}))
 	}
 
 	Add(Suite{Domain: "refcount", Property: "ShardSpread", Impl: "Sharded",

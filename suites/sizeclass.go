@@ -4,6 +4,7 @@ import (
 	impl "github.com/memverify/memverify/impl/sizeclass"
 	spec "github.com/memverify/memverify/model/sizeclass"
 	"github.com/memverify/memverify/props/sizeclasstest"
+	"github.com/memverify/memverify/sched"
 	"pgregory.net/rapid"
 )
 
@@ -56,7 +57,7 @@ func init() {
 		Add(Suite{Domain: "sizeclass", Property: "StateMachine", Impl: p.name,
 			Run: func(t rapid.TB) {
 				for _, f := range p.seq {
-					sizeclasstest.CheckPool(t, f)
+					sizeclasstest.CheckStateMachine(t, f)
 				}
 			}})
 		if len(p.par) == 0 {
@@ -64,47 +65,74 @@ func init() {
 		}
 		Add(
 			Suite{Domain: "sizeclass", Property: "Concurrent", Impl: p.name,
-				Run: eachPool(sizeclasstest.CheckPoolConcurrent, p.par)},
+				Run: eachPool(sizeclasstest.CheckConcurrent, p.par)},
 			Suite{Domain: "sizeclass", Property: "Exclusive", Impl: p.name,
-				Run: eachPool(sizeclasstest.CheckPoolExclusive, p.par)},
+				Run: eachPool(sizeclasstest.CheckExclusive, p.par)},
 			Suite{Domain: "sizeclass", Property: "DoubleFreeRace", Impl: p.name,
-				Run: eachPool(sizeclasstest.CheckPoolDoubleFreeRace, p.par)},
+				Run: eachPool(sizeclasstest.CheckDoubleFreeRace, p.par)},
 			Suite{Domain: "sizeclass", Property: "Linearizable", Impl: p.name,
-				Run: eachPool(sizeclasstest.CheckPoolLinearizable, p.par)},
+				Run: eachPool(sizeclasstest.CheckLinearizable, p.par)},
 			Suite{Domain: "sizeclass", Property: "CloseRace", Impl: p.name,
-				Run: eachPool(sizeclasstest.CheckPoolCloseRace, p.par)},
+				Run: eachPool(sizeclasstest.CheckCloseRace, p.par)},
 			Suite{Domain: "sizeclass", Property: "PinnedTrimRace", Impl: p.name,
-				Run: eachPool(sizeclasstest.CheckPoolPinnedTrimRace, p.par)},
+				Run: eachPool(sizeclasstest.CheckPinnedTrimRace, p.par)},
 			Suite{Domain: "sizeclass", Property: "FreeRacingAlloc", Impl: p.name,
-				Run: eachPool(sizeclasstest.CheckPoolFreeRacingAlloc, p.par)},
+				Run: eachPool(sizeclasstest.CheckFreeRacingAlloc, p.par)},
 		)
 	}
 	deferred := []struct {
 		name string
-		make sizeclasstest.DeferredFactory
+		make sizeclasstest.DeferredAllocatorFactory
 	}{
 		{"Model", func(d spec.Device, o spec.Context) spec.DeferredAllocator { return spec.NewDeferredModel(d, o) }},
 		{"Deferred", func(d spec.Device, o spec.Context) spec.DeferredAllocator { return impl.NewDeferred(d, o) }},
 	}
 	for _, p := range deferred {
 		Add(Suite{Domain: "sizeclass", Property: "DeferredStateMachine", Impl: p.name,
-			Run: func(t rapid.TB) { sizeclasstest.CheckDeferred(t, p.make) }})
+			Run: func(t rapid.TB) { sizeclasstest.CheckDeferredStateMachine(t, p.make) }})
 	}
 	Add(Suite{Domain: "sizeclass", Property: "DeferredConcurrent", Impl: "Deferred",
 		Run: func(t rapid.TB) { sizeclasstest.CheckDeferredConcurrent(t, deferred[1].make) }})
 	streams := []struct {
 		name string
-		make sizeclasstest.StreamFactory
+		make sizeclasstest.StreamAllocatorFactory
 	}{
 		{"Model", func(d spec.Device, c spec.Config) (spec.StreamAllocator, error) { return spec.NewStreamModel(d, c) }},
 		{"Streams", func(d spec.Device, c spec.Config) (spec.StreamAllocator, error) { return impl.NewStreams(d, c) }},
 	}
 	for _, p := range streams {
 		Add(Suite{Domain: "sizeclass", Property: "StreamOrdered", Impl: p.name,
-			Run: func(t rapid.TB) { sizeclasstest.CheckStreams(t, p.make) }})
+			Run: func(t rapid.TB) { sizeclasstest.CheckStreamOrdered(t, p.make) }})
 	}
 	Add(Suite{Domain: "sizeclass", Property: "StreamConcurrent", Impl: "Streams",
-		Run: func(t rapid.TB) { sizeclasstest.CheckStreamsConcurrent(t, streams[1].make) }})
+		Run: func(t rapid.TB) { sizeclasstest.CheckStreamConcurrent(t, streams[1].make) }})
 	Add(Suite{Domain: "sizeclass", Property: "FreeRacingAlloc", Impl: "Streams",
 		Run: func(t rapid.TB) { sizeclasstest.CheckStreamsFreeRacingAlloc(t, streams[1].make) }})
+	addScheduledSizeclass()
+}
+
+// addScheduledSizeclass adds the suites that run under the scheduler
+// (scheduled.go). Sharded runs with one shard of two blocks a class: under
+// the scheduler its goroutines share two virtual Ps, so those of P 0 take
+// the pinned fast path over one shard, which fills and flushes, and those
+// of P 1, which has no shard, take the central lists and steal.
+func addScheduledSizeclass() {
+	pools := map[string]sizeclasstest.PoolFactory{
+		"Mutex": newMutexPool,
+		"Sharded": func(d spec.Device, c spec.Config) (spec.Pool, error) {
+			return impl.NewSharded(d, c, impl.ShardedOptions{Shards: 1, Capacity: 2})
+		},
+		"LockFree": newLockFreePool,
+	}
+	for _, name := range []string{"Mutex", "Sharded", "LockFree"} {
+		Add(scheduledSuite("sizeclass", "Scheduled", name, func(t rapid.TB, o sched.Options) {
+			sizeclasstest.CheckScheduled(t, pools[name], o)
+		}))
+	}
+	Add(scheduledSuite("sizeclass", "DeferredScheduled", "Deferred", func(t rapid.TB, o sched.Options) {
+		sizeclasstest.CheckDeferredScheduled(t, func(d spec.Device, c spec.Context) spec.DeferredAllocator { return impl.NewDeferred(d, c) }, o)
+	}))
+	Add(scheduledSuite("sizeclass", "StreamScheduled", "Streams", func(t rapid.TB, o sched.Options) {
+		sizeclasstest.CheckStreamScheduled(t, func(d spec.Device, c spec.Config) (spec.StreamAllocator, error) { return impl.NewStreams(d, c) }, o)
+	}))
 }

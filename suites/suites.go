@@ -1,12 +1,16 @@
-// Package catalog lists every property suite: which property of which domain
-// runs against which implementation.
+// Package suites is the table that wires every property to every
+// implementation: which property of which domain runs against which
+// implementation, and under which configurations.
 //
-// The props package exports one Check function per property, parameterised by a
-// factory so that a user can point it at their own implementation. This package
-// wires those functions to the model and to every implementation in impl/, once,
-// for both consumers: the tests in props (`go test ./props`) and cmd/verify, which
-// runs the same suites in-process and under seeded bugs. Each domain adds its
-// suites from a file of its own (refcount.go, ...), in an init function.
+// The suite packages under props/ export one Check function per property,
+// parameterised by a factory so that a user can point it at their own
+// implementation; they know nothing of impl/. This table is the one place
+// that knows both, and it is written once for its two consumers: the tests
+// here (`go test ./suites`, one subtest per suite, TestSuites/<domain>/
+// <property>/impl=<name>) and cmd/verify, which runs the same suites
+// in-process, under seeded bugs and in campaigns. Each domain adds its rows
+// from a file of its own (refcount.go, sizeclass.go, bank.go, overlap.go,
+// tensormap.go), in an init function; All, Select and Domains read them.
 package suites
 
 import (
@@ -14,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"pgregory.net/rapid"
 )
@@ -26,6 +31,18 @@ type Suite struct {
 	// Run checks the property, failing t on a counterexample. It must end
 	// (pass or fail) within seconds at the default rapid budget.
 	Run func(t rapid.TB)
+	// Checks is the suite's budget: the rapid checks it runs when
+	// -rapid.checks is rapid's default of 100, and in proportion to it
+	// otherwise (verify's 500 gives five times as many). 0 takes the
+	// budget of the suite's property from budgets.go, chosen so that each
+	// suite costs about as much as the others. Run it with WithBudget.
+	Checks int
+	// ShrinkTime, when set, bounds rapid's shrinking of a counterexample
+	// (-rapid.shrinktime, 30 s by default) for this suite, unless the
+	// command line sets it. A scheduled suite's run costs a few hundred
+	// microseconds and rapid's shrinker tries thousands of cases, so the
+	// scheduled suites bound it, to report a kill within about a second.
+	ShrinkTime time.Duration
 }
 
 // Name is the suite's path: domain/property/impl=Name. It is also the subtest
@@ -52,12 +69,15 @@ func Add(ss ...Suite) {
 	defer mu.Unlock()
 	for _, s := range ss {
 		if s.Domain == "" || s.Property == "" || s.Impl == "" || s.Run == nil {
-			panic(fmt.Sprintf("catalog: incomplete suite %q", s.Name()))
+			panic(fmt.Sprintf("suites: incomplete suite %q", s.Name()))
 		}
 		if seen[s.Name()] {
-			panic("catalog: suite registered twice: " + s.Name())
+			panic("suites: suite registered twice: " + s.Name())
 		}
 		seen[s.Name()] = true
+		if s.Checks == 0 {
+			s.Checks = budgetOf(s.Domain, s.Property)
+		}
 		suites = append(suites, s)
 	}
 }

@@ -24,7 +24,7 @@ func TestSuites(t *testing.T) {
 	}
 	suites := suites.All() // sorted by domain, property, impl: groups are contiguous
 	if len(suites) == 0 {
-		t.Fatal("no suites are registered in internal/catalog")
+		t.Fatal("no suites are registered in package suites")
 	}
 	for len(suites) > 0 {
 		domain := suites[0].Domain
@@ -45,7 +45,7 @@ func TestSuites(t *testing.T) {
 				group = group[m:]
 				t.Run(prop, func(t *testing.T) {
 					for _, s := range impls {
-						t.Run("impl="+s.Impl, func(t *testing.T) { s.Run(t) })
+						t.Run("impl="+s.Impl, func(t *testing.T) { s.WithBudget(func() { s.Run(t) }) })
 					}
 				})
 			}

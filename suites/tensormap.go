@@ -12,16 +12,16 @@ func init() {
 	// model itself would prove nothing: they run on the implementations.
 	impls := []struct {
 		name string
-		make tensormaptest.TensorMapFactory
+		make tensormaptest.MapFactory
 	}{
 		{"Ring", func(cfg spec.Config) (spec.Map, error) { return impl.New(cfg) }},
 	}
 	for _, im := range impls {
 		Add(
 			Suite{Domain: "tensormap", Property: "StateMachine", Impl: im.name,
-				Run: func(t rapid.TB) { tensormaptest.CheckTensorMap(t, im.make) }},
+				Run: func(t rapid.TB) { tensormaptest.CheckStateMachine(t, im.make) }},
 			Suite{Domain: "tensormap", Property: "TooHardIsDependency", Impl: im.name,
-				Run: func(t rapid.TB) { tensormaptest.CheckTensorMapTooHard(t, im.make) }},
+				Run: func(t rapid.TB) { tensormaptest.CheckTooHardIsDependency(t, im.make) }},
 		)
 	}
 }

@@ -17,14 +17,16 @@ const (
 // a generated corpus of view pairs: the seed's hybrid rule beside the bounding
 // box and the exact solver.
 type Accuracy struct {
-	Pairs int           `json:"pairs"`
-	Seed  uint64        `json:"seed"`
-	Rows  []AccuracyRow `json:"rows"`
+	Pairs    int           `json:"pairs"`
+	Seed     uint64        `json:"seed"`
+	Rows     []AccuracyRow `json:"rows"`
+	Duration time.Duration `json:"duration_ns"`
 }
 
 func measureAccuracy() *Accuracy {
 	start := time.Now()
 	a := &Accuracy{Pairs: accuracyPairs, Seed: accuracySeed, Rows: OverlapAccuracyByFamily(accuracyPairs, accuracySeed)}
+	a.Duration = time.Since(start)
 	fmt.Printf("overlap accuracy on %d generated pairs (seed %d), %v:\n%s", accuracyPairs, accuracySeed,
 		time.Since(start).Round(time.Millisecond), accuracyText(a.Rows, true))
 	return a

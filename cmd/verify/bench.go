@@ -26,81 +26,123 @@ type benchOptions struct {
 // model of its group with benchstat's statistics, and judges the performance
 // goals. Several files (-file a.txt,b.txt or a glob) are pooled for the
 // table, and each is also judged alone: on a shared host a goal can hold in
-// one run and not the next, and the reader should see which.
+// one run and not the next, and the reader should see which. Saved results
+// are read and judged before the run directory is made: a file that cannot
+// be read leaves nothing behind.
 func runBench(o options, bo benchOptions) int {
-	code := 0
 	var runs []benchRun
+	var judged benchJudged
 	if bo.file != "" {
 		var err error
 		if runs, err = readRuns(bo.file); err != nil {
 			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
 			return 2
 		}
-	} else {
-		data, err := benchRounds(moduleRoot(), "bench", bo.pattern, bo.benchtime, bo.count, os.Stdout)
-		if err != nil {
+		if judged, err = judgeRuns(runs); err != nil {
 			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
 			return 1
 		}
-		runs = []benchRun{{"bench.txt", data}}
-		if err := saveSamples(o.out, data); err != nil {
+	}
+	rep, code := begin("bench", &o)
+	if code >= 0 {
+		return code
+	}
+	code = 0
+	rep.Gate = bo.gate
+	if bo.file != "" {
+		var names []string
+		for _, r := range runs {
+			names = append(names, r.name)
+		}
+		rep.BenchSource = "the files " + strings.Join(names, ", ")
+	} else {
+		data, err := benchRounds(moduleRoot(), "bench", bo.pattern, bo.benchtime, bo.count, os.Stdout)
+		if err == nil {
+			rep.BenchSource = fmt.Sprintf("this run: %d interleaved rounds of -benchtime %s", bo.count, bo.benchtime)
+			if err := saveSamples(rep.dir, data); err != nil {
+				fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
+				code = 1 // the samples are measured: still judge them, then fail
+			}
+			judged, err = judgeRuns([]benchRun{{"bench.txt", data}})
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
-			code = 1 // the samples are measured: still judge them, then fail
+			rep.Errors = append(rep.Errors, err.Error())
+			finish(rep)
+			return 1
 		}
 	}
-	// Each run is read alone first, so that an error names its own file and
-	// line, not a position in the pooled text.
-	perRun, err := judgeEach(runs)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "verify bench: %v\n", err)
-		return 1
+	printJudged(judged)
+	rep.Bench, rep.Goals = judged.rows, judged.verdicts
+	if len(judged.perRun) > 1 {
+		rep.GoalRuns = judged.perRun
+	}
+	if bo.gate && !gatePasses(judged.verdicts, os.Stderr) {
+		code = 1
+	}
+	if finish(rep) != 0 {
+		code = 1
+	}
+	return code
+}
+
+// benchJudged is a set of runs read and judged: the pooled table, the
+// goals on it, and the goals on each run alone.
+type benchJudged struct {
+	rows     []benchcmp.Row
+	verdicts []goals.Verdict
+	perRun   []RunVerdicts
+}
+
+// judgeRuns reads each run alone first, so that an error names its own
+// file and line, not a position in the pooled text; then pools them.
+func judgeRuns(runs []benchRun) (benchJudged, error) {
+	var j benchJudged
+	var err error
+	if j.perRun, err = judgeEach(runs); err != nil {
+		return j, err
 	}
 	var pooled []byte
 	for _, r := range runs {
 		pooled = append(pooled, r.data...)
 		pooled = append(pooled, '\n')
 	}
-	rows, err := benchcmp.Parse(bytes.NewReader(pooled), runs[0].name, "Model")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "verify bench: reading results: %v\n", err)
-		return 1
+	if j.rows, err = benchcmp.Parse(bytes.NewReader(pooled), runs[0].name, "Model"); err != nil {
+		return j, fmt.Errorf("reading results: %w", err)
 	}
-	if len(rows) == 0 {
-		fmt.Fprintln(os.Stderr, "verify bench: no benchmark results")
-		return 1
+	if len(j.rows) == 0 {
+		return j, fmt.Errorf("no benchmark results")
 	}
-	fmt.Printf("\n%s", benchcmp.Format(rows))
-	verdicts := goals.Judge(rows)
-	what := "this run"
-	if len(runs) > 1 {
-		what = fmt.Sprintf("the %d runs pooled", len(runs))
-	}
-	unmeasured := goals.Unmeasured(verdicts)
-	incomplete := ""
-	if len(unmeasured) > 0 {
-		incomplete = fmt.Sprintf("; %d of %d goals not measured in full", len(unmeasured), len(verdicts))
-	}
-	fmt.Printf("\nGoals (%d of %d measured goals missed in %s%s):\n\n%s", goals.Missed(verdicts), measured(verdicts), what, incomplete, goals.Format(verdicts))
-	rep := newReport()
-	rep.Bench, rep.Goals = rows, verdicts
-	if len(runs) > 1 {
-		rep.GoalRuns = perRun
-		fmt.Printf("\nGoals run by run (each cell: the case closest to its bound, or the worst miss):\n\n%s", formatRuns(rep.GoalRuns))
-	}
-	if !rep.save(o.out) {
-		code = 1
-	}
-	if bo.gate && !gatePasses(verdicts, os.Stderr) {
-		code = 1
-	}
-	return code
+	j.verdicts = goals.Judge(j.rows)
+	return j, nil
 }
 
-// gatePasses reports whether every goal was measured in full and met, and
-// names on w each goal that was not. A goal the run did not measure, or
-// measured in part, fails the gate as a missed one does: a gate that passes
-// when a benchmark was renamed, or when -bench selected too little, would
-// guard nothing while reading as green.
+// printJudged prints the table and the goals, and each run's goals when
+// there are several.
+func printJudged(j benchJudged) {
+	fmt.Printf("\n%s", benchcmp.Format(j.rows))
+	what := "this run"
+	if len(j.perRun) > 1 {
+		what = fmt.Sprintf("the %d runs pooled", len(j.perRun))
+	}
+	incomplete := ""
+	if unmeasured := goals.Unmeasured(j.verdicts); len(unmeasured) > 0 {
+		incomplete = fmt.Sprintf("; %d of %d goals not measured in full", len(unmeasured), len(j.verdicts))
+	}
+	fmt.Printf("\nGoals (%d of %d measured goals missed in %s%s):\n\n%s", goals.Missed(j.verdicts), measured(j.verdicts), what, incomplete, goals.Format(j.verdicts))
+	if len(j.perRun) > 1 {
+		fmt.Printf("\nGoals run by run (each cell: the case closest to its bound, or the worst miss):\n\n%s", formatRuns(j.perRun))
+	}
+}
+
+// gatePasses reports whether no goal was missed and every goal was
+// measured in full, and names on w each goal that was not. A goal missed
+// (its interval beyond its bound) fails the gate, and so does one the run
+// did not measure, or measured in part: a gate that passes when a
+// benchmark was renamed, or when -bench selected too little, would guard
+// nothing while reading as green. An inconclusive goal passes: its
+// interval holds its bound, and failing it would fail on the host's
+// weather.
 func gatePasses(vs []goals.Verdict, w io.Writer) bool {
 	missed, unmeasured := goals.Missed(vs), goals.Unmeasured(vs)
 	if missed > 0 {

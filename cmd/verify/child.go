@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
+	"github.com/memverify/memverify/internal/linear"
 	"github.com/memverify/memverify/props"
 	"github.com/memverify/memverify/suites"
 )
@@ -49,17 +50,22 @@ type childReport struct {
 // filters, under each of seeds (comma-separated).
 type childJob struct {
 	bug, domain, property, impl, seeds string
+	// progress, if set, gets each progress line the child writes (the
+	// baseline's child writes one per suite run).
+	progress func(line string)
 }
 
 // childTimeout bounds one child's run: a seeded bug may deadlock the code it
-// sits in, and a hang must not stall the campaign. Three minutes is ample at
+// sits in, and a hang must not stall the campaign. Six minutes is ample at
 // the defaults (500 checks, rapid's 30 steps, three seeds) for the longest
-// child, the baseline, which runs every involved suite under every seed. A
+// child, a domain's baseline, which runs every suite of the domain under
+// every seed (refcount's, scheduled suites included, takes about three on a
+// loaded two-core machine). A
 // longer search is not a hang, so the bound grows in proportion to each of
-// the three; it never drops below three minutes, since a suite that takes no
+// the three; it never drops below six minutes, since a suite that takes no
 // steps costs as much with fewer of them.
 func childTimeout(checks, steps, seeds int) time.Duration {
-	const base = 3 * time.Minute
+	const base = 6 * time.Minute
 	scale := max(1, float64(checks)/defaultChecks) * max(1, float64(steps)/30) * max(1, float64(seeds)/3)
 	return time.Duration(min(float64(base)*scale, math.MaxInt64/2)) // no overflow on an absurd budget
 }
@@ -97,7 +103,7 @@ func runChild(bin, dir string, job childJob, timeout time.Duration, into *childR
 	cmd := exec.CommandContext(ctx, bin, childArgs(job, report)...)
 	cmd.Env = childEnv()
 	var stdout, stderr tailBuffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdout, cmd.Stderr = &stdout, &progressTap{rest: &stderr, onLine: job.progress}
 	runErr := cmd.Run()
 	output := func() string {
 		return fmt.Sprintf("stderr:\n%s\nstdout:\n%s", stderr.String(), stdout.String())
@@ -146,12 +152,18 @@ func rapidArgs() []string {
 
 // childEnv is this process's environment without MEMVERIFY_BUG: a bug left
 // switched on in the user's shell must not reach the unmutated baseline. The
-// child also activates its bug (or none) explicitly.
+// child also activates its bug (or none) explicitly. Drawings of histories
+// that are not linearizable go to this run's histories directory.
 func childEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "MEMVERIFY_BUG=") {
+		if !strings.HasPrefix(kv, "MEMVERIFY_BUG=") && !strings.HasPrefix(kv, linear.HistoryDirEnv+"=") {
 			env = append(env, kv)
+		}
+	}
+	if historyDir != "" {
+		if abs, err := filepath.Abs(historyDir); err == nil {
+			env = append(env, linear.HistoryDirEnv+"="+abs)
 		}
 	}
 	return env
@@ -225,12 +237,16 @@ func mutantChild(o options) int {
 		return 2
 	}
 	limit := childSuiteTimeout()
+	historyDir, historyPrefix = os.Getenv(linear.HistoryDirEnv), o.bug
 	var rep childReport
 	var werr error
 	if o.bug == "" {
+		historyPrefix = "baseline"
 		for _, seed := range seeds {
 			for _, s := range suites.Select(o.domain, o.property, o.impl) {
-				rep.Baseline = append(rep.Baseline, runSuite(s, seed, limit))
+				r := runSuite(s, seed, limit)
+				rep.Baseline = append(rep.Baseline, r)
+				fmt.Fprintf(os.Stderr, "%s%s seed %d %s %v\n", childProgressPrefix, r.Name, seed, r.Outcome, r.Duration.Round(time.Millisecond))
 			}
 		}
 	} else {
@@ -303,7 +319,7 @@ func huntBug(b bugs.Bug, suites []suites.Suite, seeds []uint64, limit time.Durat
 			}
 			if failed && !res.Killed {
 				res.Killed, res.By, res.Expected = true, s.Property, s.Property == b.Killer
-				res.Trace = r.Output
+				res.Trace, res.History = r.Output, r.History
 				res.Seed, res.Repro = mutantRepro(b, s, r)
 			}
 			progress(res)
@@ -326,7 +342,7 @@ func huntBug(b bugs.Bug, suites []suites.Suite, seeds []uint64, limit time.Durat
 // timeout, or a report of rapid's not read) gets the base seed and the
 // budget the child ran with.
 func mutantRepro(b bugs.Bug, s suites.Suite, r SuiteResult) (uint64, string) {
-	cmd := fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants", b.ID, s.GoTest())
+	cmd := fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags %s", b.ID, s.GoTest(), bugTags())
 	seed := r.Seed
 	if seed == 0 {
 		seed = r.BaseSeed

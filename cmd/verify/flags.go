@@ -17,17 +17,19 @@ import (
 // changed nothing. mutant-child, the command a campaign's child runs, and
 // its flag child-report are not shown to users.
 var commandFlags = map[string][]string{
-	"all":          {"domain", "property", "impl", "seeds", "jobs", "out", "bug", "rapid.*"},
-	"run":          {"domain", "property", "impl", "out", "rapid.*"},
-	"mutants":      {"domain", "property", "impl", "seeds", "jobs", "out", "bug", "rapid.*"},
+	"all":          {"domain", "property", "impl", "seeds", "jobs", "out", "bug", "shard", "rapid.*"},
+	"run":          {"domain", "property", "impl", "out", "shard", "lib", "rapid.*"},
+	"mutants":      {"domain", "property", "impl", "seeds", "jobs", "out", "bug", "shard", "rapid.*"},
+	"merge":        {"out"},
 	"mutant-child": {"domain", "property", "impl", "seeds", "bug", "child-report", "rapid.*"},
 	"bench":        {"bench", "count", "benchtime", "file", "gate", "out"},
+	"gate":         {"base", "old", "new", "pkg", "bench", "exclude", "count", "benchtime", "tier", "strict", "alpha", "min-effect", "tolerance", "geomean-tolerance", "selftest", "aa", "jobs", "out"},
 	"list":         {"domain", "property", "impl", "bug"},
 	"help":         {},
 }
 
 // userCommands are the commands usage shows, in its order.
-var userCommands = []string{"all", "run", "mutants", "bench", "list", "help"}
+var userCommands = []string{"all", "run", "mutants", "bench", "gate", "merge", "list", "help"}
 
 // applies reports whether command cmd reads flag name.
 func applies(cmd, name string) bool {
@@ -141,17 +143,20 @@ func checkBugEnv(cmd string) error {
 // description that opens with a list of commands ("bench: ...") names every
 // command that reads the flag (TestUsageNamesTheCommandsEachFlagIsFor).
 func defineFlags(o *options, bo *benchOptions) {
-	flag.StringVar(&bo.pattern, "bench", ".", "bench: which benchmarks (a go test -bench pattern)")
-	flag.IntVar(&bo.count, "count", 10, "bench: samples of each benchmark, taken in as many interleaved rounds")
-	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench: time per run")
+	flag.StringVar(&bo.pattern, "bench", ".", "bench, gate: which benchmarks (a go test -bench pattern)")
+	flag.IntVar(&bo.count, "count", 10, "bench, gate: samples of each benchmark, taken in as many interleaved rounds")
+	flag.StringVar(&bo.benchtime, "benchtime", "100ms", "bench, gate: time per run")
 	flag.StringVar(&bo.file, "file", "", "bench: read results from these files (comma-separated paths or globs) instead of running")
-	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 unless every performance goal is measured in full and met (a goal not measured, or partly measured, fails)")
+	flag.BoolVar(&bo.gate, "gate", false, "bench: exit 1 if a performance goal is missed (its interval beyond its bound) or not measured in full; an inconclusive goal passes")
 	flag.StringVar(&o.domain, "domain", "", "all, run, mutants, list: only these domains (comma-separated)")
 	flag.StringVar(&o.property, "property", "", "all, run, mutants, list: only these properties (comma-separated); of the seeded bugs, those they are expected to kill")
 	flag.StringVar(&o.impl, "impl", "", "all, run, mutants, list: only these implementations (comma-separated)")
 	flag.StringVar(&o.seeds, "seeds", "1,2,3", "all, mutants: the fixed rapid seeds each bug, and the unmutated baseline, run under")
-	flag.StringVar(&o.out, "out", "reports/latest", "all, run, mutants, bench: the directory the report is written to (bench saves its samples there too, as bench.txt)")
-	flag.IntVar(&o.jobs, "jobs", 2, "all, mutants: bugs run at once")
+	flag.StringVar(&o.out, "out", "reports", "all, run, mutants, bench, gate, merge: the directory of the runs: each writes its report to a directory of its own there, <command>-<UTC time>/ (bench saves its samples there too, as bench.txt), and latest names the newest full run that passed")
+	flag.StringVar(&o.lib, "lib", "", "run: check the C or C++ shared library at this path (see cabi/include/memverify) against every suite of the domains it exports")
+	flag.StringVar(&o.shard, "shard", "", "all, run, mutants: run only the i-th of n parts of the suites and seeded bugs (i/n, e.g. 2/3), dealt by their measured cost; merge joins the parts")
+	flag.IntVar(&o.jobs, "jobs", 2, "all, mutants, gate: bugs run at once (gate: callgrind processes)")
+	defineGateFlags(&gateOpts)
 	flag.StringVar(&o.bug, "bug", "", "all, mutants, list: only this seeded bug (its id, as list shows it); all still runs every selected suite")
 	flag.StringVar(&o.childReport, "child-report", "", "internal (mutant child): the file to write the report to")
 }
@@ -178,6 +183,12 @@ var commandHelp = map[string][]string{
 	"bench": {"run the benchmarks of bench/ in interleaved rounds, or judge saved",
 		"results (-file); compare each implementation with the model and",
 		"judge the performance goals"},
+	"merge": {"merge the reports of a campaign's shards (merge -out DIR SHARD-DIR...)",
+		"into one report, as one run would have written it"},
+	"gate": {"judge a change against its base (-base, default the merge base with",
+		"main) by the benchmarks of -pkg: allocations and instructions",
+		"(callgrind) must not grow, times are compared in interleaved rounds;",
+		"or judge two saved runs (-old, -new); -selftest checks the gate"},
 	"list": {"list the suites and the seeded bugs"},
 	"help": {"print this text (as do -h and -help) to standard output"},
 }

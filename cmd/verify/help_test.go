@@ -30,7 +30,7 @@ var defineOnce sync.Once
 func TestHelpGoesToStandardOutput(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"run", "-h"}, {"bench", "-help"}} {
 		stdout, stderr, code := verify(t, nil, args...)
-		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "usage: go run ./cmd/verify [all|run|mutants|bench|list|help]") {
+		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "usage: go run ./cmd/verify [all|run|mutants|bench|gate|merge|list|help]") {
 			t.Errorf("verify %s: exit %d, stderr %q, stdout starts %.60q; want 0, nothing on stderr, the usage on stdout", strings.Join(args, " "), code, stderr, stdout)
 		}
 	}
@@ -107,7 +107,7 @@ func TestUsageSaysWhichFlagsEachCommandTakes(t *testing.T) {
 // no other.
 func TestUsageNamesTheCommandsEachFlagIsFor(t *testing.T) {
 	usageText(t)
-	for _, name := range []string{"bench", "count", "benchtime", "file", "gate", "domain", "property", "impl", "seeds", "out", "jobs", "bug"} {
+	for _, name := range []string{"bench", "count", "benchtime", "file", "gate", "domain", "property", "impl", "seeds", "out", "jobs", "bug", "shard"} {
 		f := flag.Lookup(name)
 		prefix, _, ok := strings.Cut(f.Usage, ": ")
 		if !ok {

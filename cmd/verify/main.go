@@ -15,6 +15,11 @@
 //	bench    run the benchmarks in bench/ (or read -file), compare every
 //	         implementation with the model of its group, benchstat-style, and
 //	         judge the performance goals (-gate: exit 1 if one is missed)
+//	gate     judge a change against its base by the benchmarks of a package:
+//	         allocations and instruction counts (callgrind) fail it, times
+//	         are judged in interleaved rounds (internal/gate); -selftest
+//	         checks the gate against seeded performance regressions
+//	merge    merge the reports of a campaign's shards (-shard i/n) into one
 //	list     list the suites and the seeded bugs
 //	help     print the commands and the flags each reads (also -h)
 //
@@ -22,9 +27,12 @@
 // alike; a bug matches -property when it is the property expected to kill it.
 // Each command reads only some flags (flags.go), and refuses the others.
 // rapid's flags tune the runs: -rapid.checks, -rapid.steps, -rapid.seed.
-// Results are kept as structured values (report.go) and written to
-// reports/latest/ as JSON and Markdown. Every failure ends with the command
-// that reproduces it.
+// Results are kept as structured values (report.go); each command writes
+// them to a run directory of its own under -out (rundir.go) as JSON,
+// Markdown and a self-contained HTML page with plots, and
+// <out>/latest names the newest full run that passed. Every failure ends
+// with the command that reproduces it. A campaign runs across machines
+// with -shard i/n (shard.go) and `merge` (merge.go).
 package main
 
 import (
@@ -34,6 +42,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/memverify/memverify/suites"
 )
 
 // defaultChecks is rapid's budget per suite here, unless -rapid.checks says otherwise.
@@ -45,8 +55,18 @@ type options struct {
 	seeds                  string
 	out                    string
 	jobs                   int
-	bug                    string // the one seeded bug to run (-bug), as a campaign's child runs its own
-	childReport            string // internal: where a child process of `mutants` writes its report
+	bug                    string   // the one seeded bug to run (-bug), as a campaign's child runs its own
+	childReport            string   // internal: where a child process of `mutants` writes its report
+	shard                  string   // -shard i/n: run the i-th of n parts of the work (shard.go)
+	lib                    string   // -lib: a C or C++ shared library whose suites run instead of ours (run)
+	args                   []string // the command's arguments: the run directories `merge` reads
+
+	// Set by begin, from the flags above: the shard's deal (nil when
+	// unsharded), the expected costs progress estimates with, the seeds.
+	plan     *shardPlan
+	library  []suites.Suite // the suites of -lib, loaded before any work
+	costs    costTable
+	seedList []uint64
 }
 
 func main() {
@@ -78,7 +98,7 @@ func parseCommandLine(args []string) (cmd string, o options, bo benchOptions, co
 	case err != nil: // the flag package has said what is wrong
 		usage()
 		return cmd, o, bo, 2
-	case flag.NArg() > 0:
+	case flag.NArg() > 0 && cmd != "merge":
 		fmt.Fprintf(os.Stderr, "verify: unexpected arguments %q\n", flag.Args())
 		usage()
 		return cmd, o, bo, 2
@@ -88,6 +108,7 @@ func parseCommandLine(args []string) (cmd string, o options, bo benchOptions, co
 		usage()
 		return cmd, o, bo, 2
 	}
+	o.args = flag.Args()
 	for _, check := range []func(string) error{checkFlags, checkBugEnv, setRapidDefaults} {
 		if err := check(cmd); err != nil {
 			fmt.Fprintf(os.Stderr, "verify %s: %v\n", cmd, err)
@@ -127,8 +148,12 @@ func dispatch(cmd string, o options, bo benchOptions) int {
 		return runMutantsCmd(o)
 	case "mutant-child":
 		return mutantChild(o)
+	case "merge":
+		return runMerge(o)
 	case "bench":
 		return runBench(o, bo)
+	case "gate":
+		return runGate(o, bo)
 	case "list":
 		return list(o)
 	case "help":

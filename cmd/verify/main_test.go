@@ -63,15 +63,19 @@ func unwritable(t *testing.T) string {
 // A cheap suite: one property of one implementation, a few checks.
 var cheapSuite = []string{"-domain", "bank", "-property", "FreeListErrors", "-impl", "Model"}
 
-func TestAReportThatCannotBeWrittenFailsTheCommand(t *testing.T) {
+// TestAnUnwritableOutIsRefusedBeforeAnyWork: an -out that cannot hold a
+// run directory is found before the first suite runs or the first
+// benchmark file is judged, not after minutes of work.
+func TestAnUnwritableOutIsRefusedBeforeAnyWork(t *testing.T) {
 	file := benchFile(t, "BenchmarkPair/impl=Fast-2 1000000 25 ns/op 0 B/op 0 allocs/op")
 	for _, args := range [][]string{
 		{"bench", "-file", file, "-out", unwritable(t)},
 		append(append([]string{"run"}, cheapSuite...), "-rapid.checks", "2", "-out", unwritable(t)),
+		{"mutants", "-domain", "tensormap", "-out", unwritable(t)},
 	} {
-		_, stderr, code := verify(t, nil, args...)
-		if code != 1 || !strings.Contains(stderr, "writing the report") {
-			t.Errorf("verify %s: exit %d, want 1 with the error (stderr %q)", strings.Join(args, " "), code, stderr)
+		stdout, stderr, code := verify(t, nil, args...)
+		if code != 2 || !strings.Contains(stderr, "-out") || strings.Contains(stdout, "running") || strings.Contains(stdout, "building") {
+			t.Errorf("verify %s: exit %d, want 2 with the error and no work done (stdout %q, stderr %q)", strings.Join(args, " "), code, stdout, stderr)
 		}
 	}
 }

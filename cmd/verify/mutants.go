@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/memverify/memverify/internal/bugs"
@@ -46,6 +45,13 @@ type MutantResult struct {
 	// could not be read (SuiteResult.OutputError): Checks is then a lower
 	// bound.
 	OutputError string `json:"output_error,omitempty"`
+	// Wall is the bug's whole run, every property included: what it costs
+	// a shard (shard.go).
+	Wall time.Duration `json:"wall_ns,omitempty"`
+	// History is porcupine's drawing of the kill's history, when a
+	// linearizability check killed the bug: a path relative to the run
+	// directory.
+	History string `json:"history_file,omitempty"`
 }
 
 // selectBugs returns the bugs of the catalogue that match the filters; a bug
@@ -93,6 +99,8 @@ type campaign struct {
 // passes every involved suite under the same seeds, then runs each bug in a
 // child process of its own (child.go). With -property, the bugs are those the
 // listed properties are expected to kill, and only those properties run.
+// Under -shard, only the shard's bugs run, and the baseline covers their
+// suites.
 func runMutants(o options) (campaign, error) {
 	var c campaign
 	seeds, err := parseSeeds(o.seeds)
@@ -100,65 +108,43 @@ func runMutants(o options) (campaign, error) {
 		return c, err
 	}
 	c.Seeds = seeds
-	selected := selectBugs(o)
+	var selected []bugs.Bug
+	for _, b := range selectBugs(o) {
+		if o.plan.keeps(bugItem(string(b.ID))) {
+			selected = append(selected, b)
+		}
+	}
 	if len(selected) == 0 {
-		return c, fmt.Errorf("no seeded bug matches the filters")
+		fmt.Println("no seeded bug to run here")
+		return c, nil
 	}
 	dir, err := os.MkdirTemp("", "memverify-mutants-")
 	if err != nil {
 		return c, fmt.Errorf("a directory for the mutant binary: %w", err)
 	}
 	defer os.RemoveAll(dir)
+	bin, err := buildMutants(dir)
+	if err != nil {
+		return c, err
+	}
+	if c.Baseline, err = runBaseline(bin, dir, selected, o); err != nil {
+		return c, err
+	}
+	c.Mutants = runBugs(bin, dir, selected, o)
+	c.Silent, c.Unjudged = silentProperties(o.property, c.Mutants)
+	return c, nil
+}
+
+// buildMutants builds verify with -tags mutants,sched (mutantTags) into dir.
+func buildMutants(dir string) (string, error) {
 	bin := filepath.Join(dir, "verify-mutants")
-	fmt.Printf("building the mutant binary: go build -tags mutants -o %s ./cmd/verify\n", bin)
-	build := exec.Command("go", "build", "-tags", "mutants", "-o", bin, "./cmd/verify")
+	fmt.Printf("building the mutant binary: go build -tags %s -o %s ./cmd/verify\n", mutantTags, bin)
+	build := exec.Command("go", "build", "-tags", mutantTags, "-o", bin, "./cmd/verify")
 	build.Dir = moduleRoot()
 	if out, err := build.CombinedOutput(); err != nil {
-		return c, fmt.Errorf("building with -tags mutants: %w\n%s", err, out)
+		return "", fmt.Errorf("building with -tags %s: %w\n%s", mutantTags, err, out)
 	}
-
-	domains, impls := map[string]bool{}, map[string]bool{}
-	for _, b := range selected {
-		domains[b.Domain], impls[b.Impl] = true, true
-	}
-	fmt.Printf("baseline: the unmutated build under seeds %s\n", o.seeds)
-	base := childReport{}
-	baseJob := childJob{domain: join(domains), property: o.property, impl: join(impls), seeds: o.seeds}
-	if err := runChild(bin, dir, baseJob, baseJob.timeout(), &base); err != nil {
-		return c, fmt.Errorf("baseline: %w", err)
-	}
-	c.Baseline = base.Baseline
-	for _, r := range c.Baseline {
-		if r.Outcome == props.Failed {
-			fmt.Printf("baseline FAIL %s\n%s\n", r.Name, r.Output)
-		}
-	}
-
-	fmt.Printf("running %d seeded bugs, %d at a time\n", len(selected), max(1, o.jobs))
-	results := make([]MutantResult, len(selected))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	sem := make(chan struct{}, max(1, o.jobs))
-	for i, b := range selected {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			rep := childReport{}
-			job := childJob{bug: string(b.ID), domain: b.Domain, property: o.property, impl: b.Impl, seeds: o.seeds}
-			err := runChild(bin, dir, job, job.timeout(), &rep)
-			r := mutantResult(b, rep.Mutant, err, o)
-			results[i] = r
-			mu.Lock()
-			printMutantLine(r)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	c.Mutants = results
-	c.Silent, c.Unjudged = silentProperties(o.property, results)
-	return c, nil
+	return bin, nil
 }
 
 // mutantResult is bug b's result from what its child reported (nil if
@@ -266,7 +252,7 @@ func join(set map[string]bool) string {
 	return strings.Join(out, ",")
 }
 
-func printMutantLine(r MutantResult) {
+func printMutantLine(counter string, r MutantResult, eta string) {
 	status := "SURVIVED"
 	detail := ""
 	switch {
@@ -285,23 +271,23 @@ func printMutantLine(r MutantResult) {
 	if r.OutputError != "" {
 		detail += "; " + unreadNote(firstLine(r.OutputError))
 	}
-	fmt.Printf("  %-8s %-40s %s\n", status, r.Bug.ID, detail)
+	fmt.Printf("%s %-8s %-40s %s %s\n", counter, status, r.Bug.ID, detail, eta)
 }
 
 func runMutantsCmd(o options) int {
+	rep, code := begin("mutants", &o)
+	if code >= 0 {
+		return code
+	}
 	c, err := runMutants(o)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "verify mutants: %v\n", err)
-		return 1
+		rep.Errors = append(rep.Errors, err.Error())
+	} else {
+		rep.Campaign = &c
+		printCampaignSummary(c)
 	}
-	rep := newReport()
-	rep.Campaign = &c
-	saved := rep.save(o.out)
-	code := printCampaignSummary(c)
-	if !saved {
-		code = 1
-	}
-	return code
+	return finish(rep)
 }
 
 // printCampaignSummary prints survivors with how to reproduce, the bugs whose
@@ -337,7 +323,7 @@ func printCampaignSummary(c campaign) int {
 		}
 		survived++
 		code = 1
-		fmt.Printf("\nsurvived: %s (%s) — %s\n  expected killer: %s\n  reproduce: MEMVERIFY_BUG=%s go test -tags mutants ./suites -run '^TestSuites$/^%s$'%s\n",
+		fmt.Printf("\nsurvived: %s (%s) — %s\n  expected killer: %s\n  reproduce: MEMVERIFY_BUG=%s go test -tags "+mutantTags+" ./suites -run '^TestSuites$/^%s$'%s\n",
 			r.Bug.ID, r.Bug.Impl, r.Bug.Summary, r.Bug.Killer, r.Bug.ID, r.Bug.Domain, noFailFile)
 	}
 	for _, p := range c.Silent {

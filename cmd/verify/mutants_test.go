@@ -54,20 +54,26 @@ func TestAChildThatCouldNotRunIsAnErrorNotASurvivor(t *testing.T) {
 	r := newReport()
 	r.Campaign = &c
 	md := r.markdown()
-	_, table, _ := strings.Cut(md, "| bug | impl | summary |")
-	table, below, _ := strings.Cut(table, "\n\n")
+	_, table, _ := strings.Cut(md, "| seeded bug | impl | result |")
+	table, _, _ = strings.Cut(table, "\n\n")
 	for _, line := range strings.Split(table, "\n")[2:] { // after the header and its rule
-		if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") || strings.Count(line, "|")-strings.Count(line, `\|`) != 8 {
+		if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") || strings.Count(line, "|")-strings.Count(line, `\|`) != 9 {
 			t.Errorf("a broken table row: %q", line)
 		}
 	}
-	for _, want := range []string{"| `d/c` | X | third \\| with a bar | **error** |", "1 could not run", "panic: boom"} {
+	for _, want := range []string{"| `d/c` | X | **error** [trace](traces/bug-d_c.txt) |", "third \\| with a bar |", "1 seeded bug of 2 could not run to a verdict",
+		"**error** `d/c`: child failed: exit status 2 ([trace](traces/bug-d_c.txt))"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q:\n%s", want, md)
 		}
 	}
-	if !strings.Contains(below, "panic: boom") {
-		t.Errorf("the error's details are not below the table:\n%s", md)
+	if strings.Contains(md, "panic: boom") {
+		t.Errorf("the error's details are in the report, not in its trace file:\n%s", md)
+	}
+	for _, tr := range r.traces() {
+		if tr.file == "traces/bug-d_c.txt" && !strings.Contains(tr.body, "panic: boom") {
+			t.Errorf("the error's trace file lacks its details: %q", tr.body)
+		}
 	}
 }
 
@@ -103,7 +109,7 @@ func TestAChildThatCouldNotRunEndsWithARepro(t *testing.T) {
 	}
 	rep := newReport()
 	rep.Campaign = &c
-	if md := rep.markdown(); !strings.Contains(md, "Reproduce: `"+want) {
+	if md := rep.markdown(); !strings.Contains(md, "`"+want) {
 		t.Errorf("the report gives no repro for the error:\n%s", md)
 	}
 }

@@ -1,273 +1,170 @@
 package main
 
+// The report. Every command keeps what it found as the structured values
+// below, and every file of its run directory is rendered from them alone:
+// report.json (the source; schema in reports/schema/report.schema.json),
+// report.md and report.html (summary first, then one section per domain,
+// then the details), traces/ (each failure's full output, linked from its
+// row), histories/ (porcupine's drawings of histories that are not
+// linearizable) and, for a seeded-bug campaign, mutation-report.json in the
+// format mutation-testing tools share. `verify merge` rebuilds all of them
+// from shards' report.json files, so nothing a report shows may exist only
+// in printed text.
+
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/memverify/memverify/internal/benchcmp"
 	"github.com/memverify/memverify/internal/goals"
-	"github.com/memverify/memverify/props"
-	"github.com/memverify/memverify/suites"
-	"github.com/montanaflynn/stats"
 )
 
-// Report is everything one verify run found, as structured values: the
-// Markdown and JSON files are both built from it, and tools that track runs
-// over time can read the JSON.
+// schemaVersion is report.json's format. It grows by one when a field
+// changes meaning or goes; a new optional field leaves it alone.
+const schemaVersion = 1
+
+// Report is everything one verify run found.
 type Report struct {
-	Started   time.Time       `json:"started"`
-	GoVersion string          `json:"go_version"`
-	Platform  string          `json:"platform"`
-	Suites    []SuiteResult   `json:"suites,omitempty"`
-	Campaign  *campaign       `json:"mutants,omitempty"`
-	Bench     []benchcmp.Row  `json:"bench,omitempty"`
-	Goals     []goals.Verdict `json:"goals,omitempty"`
-	GoalRuns  []RunVerdicts   `json:"goals_by_run,omitempty"`
-	Accuracy  *Accuracy       `json:"overlap_accuracy,omitempty"`
+	SchemaVersion int            `json:"schema_version"`
+	Summary       Summary        `json:"summary"`
+	Run           RunInfo        `json:"run"`
+	Suites        []SuiteResult  `json:"suites,omitempty"`
+	Campaign      *campaign      `json:"mutants,omitempty"`
+	Accuracy      *Accuracy      `json:"overlap_accuracy,omitempty"`
+	Bench         []benchcmp.Row `json:"bench,omitempty"`
+	// BenchSource says where the benchmark results come from: this run,
+	// the files it read, or an earlier bench run of the same commit.
+	BenchSource string          `json:"bench_source,omitempty"`
+	Goals       []goals.Verdict `json:"goals,omitempty"`
+	GoalRuns    []RunVerdicts   `json:"goals_by_run,omitempty"`
+	// Gate is set when the goals decide the verdict (bench -gate); else a
+	// missed goal is a note, not a failure.
+	Gate bool `json:"gate,omitempty"`
+	// Errors are what kept a part of the run from a result (a campaign
+	// whose mutant binary did not build): each fails the run.
+	Errors []string `json:"errors,omitempty"`
+
+	dir string // the run directory, once made
 }
 
+// RunInfo is what ran: the command, its filters, its shard.
+type RunInfo struct {
+	Command  string    `json:"command"`
+	Args     []string  `json:"args"`
+	Library  string    `json:"library,omitempty"` // run -lib: the C or C++ library whose suites ran
+	Filters  Filters   `json:"filters"`
+	Shard    *Shard    `json:"shard,omitempty"`
+	Merged   []string  `json:"merged_from,omitempty"` // the shards' run directories, for a merge
+	Machines []Machine `json:"machines,omitempty"`    // each shard's machine, for a merge
+	Finished time.Time `json:"finished"`
+	Dir      string    `json:"dir"` // the run directory's name
+	// Full is set for an unfiltered, unsharded run of every suite and
+	// seeded bug (or a merge of every shard of one): only such a run, if
+	// it passed, becomes <out>/latest.
+	Full bool `json:"full"`
+}
+
+// Filters are the selection the run was narrowed to ("" selects all).
+type Filters struct {
+	Domain   string `json:"domain,omitempty"`
+	Property string `json:"property,omitempty"`
+	Impl     string `json:"impl,omitempty"`
+	Bug      string `json:"bug,omitempty"`
+}
+
+func (f Filters) any() bool { return f != Filters{} }
+
+// newReport starts a report: its start is now, before any work.
 func newReport() *Report {
-	return &Report{Started: time.Now().UTC(), GoVersion: runtime.Version(),
-		Platform: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
+	src := thisSource()
+	return &Report{SchemaVersion: schemaVersion, Summary: Summary{
+		Started: time.Now().UTC(), GoVersion: runtime.Version(), Machine: thisMachine(),
+		Commit: src.Commit, Dirty: src.Dirty,
+		Budget: thisBudget(nil),
+	}, Run: RunInfo{Args: os.Args[1:]}}
 }
 
-// save writes the report under dir. On failure it prints the error and
-// returns false, and the command must then fail: a run whose report was lost
-// must not pass for one that has it.
-func (r *Report) save(dir string) bool {
-	if err := r.write(dir); err != nil {
+// save finishes the report and writes it to its run directory (made under
+// out now, if the command did not make it at its start). On failure it
+// prints the error and returns false, and the command must then fail: a
+// run whose report was lost must not pass for one that has it.
+func (r *Report) save(out string) bool {
+	if r.dir == "" {
+		dir, err := makeRunDir(out, r.command(), "", r.Summary.Started)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
+			return false
+		}
+		r.setDir(dir)
+	}
+	if r.Run.Finished.IsZero() {
+		r.Run.Finished = time.Now().UTC()
+		r.Summary.Duration = r.Run.Finished.Sub(r.Summary.Started)
+	}
+	r.summarize()
+	if err := r.write(r.dir); err != nil {
 		fmt.Fprintf(os.Stderr, "verify: writing the report: %v\n", err)
 		return false
+	}
+	if r.Run.Full && r.Summary.Verdict == verdictPass {
+		if err := pointLatest(r.dir); err != nil {
+			fmt.Fprintf(os.Stderr, "verify: %v\n", err)
+			return false
+		}
+		fmt.Printf("%s now names this run\n", filepath.Join(filepath.Dir(r.dir), latestName))
 	}
 	return true
 }
 
-// write stores the report as report.json and report.md under dir.
-func (r *Report) write(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+func (r *Report) command() string {
+	if r.Run.Command == "" {
+		return "report"
 	}
+	return r.Run.Command
+}
+
+func (r *Report) setDir(dir string) {
+	r.dir = dir
+	r.Run.Dir = filepath.Base(dir)
+}
+
+// write renders the report into dir: every format, from the same values.
+func (r *Report) write(dir string) error {
 	js, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding report.json: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.json"), js, 0o644); err != nil {
+	files := []struct {
+		name string
+		data func() ([]byte, error)
+	}{
+		{"report.json", func() ([]byte, error) { return append(js, '\n'), nil }},
+		{"report.md", func() ([]byte, error) { return []byte(r.markdown()), nil }},
+		{"report.html", r.html},
+	}
+	if r.Campaign != nil && len(r.Campaign.Mutants) > 0 {
+		files = append(files, struct {
+			name string
+			data func() ([]byte, error)
+		}{mutationReportName, r.mutationReport})
+	}
+	for _, f := range files {
+		data, err := f.data()
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := r.writeTraces(dir); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(r.markdown()), 0o644); err != nil {
-		return err
-	}
-	fmt.Printf("report written to %s/report.md and report.json\n", dir)
+	os.Remove(filepath.Join(dir, "histories")) // if no drawing was kept: an empty directory says nothing
+	fmt.Printf("report written to %s/ (report.html, report.md, report.json)\n", dir)
 	return nil
-}
-
-func (r *Report) markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# memverify report\n\n%s · %s · %s\n\n", r.Started.Format(time.RFC3339), r.GoVersion, r.Platform)
-	if len(r.Suites) > 0 {
-		r.suitesMarkdown(&b)
-	}
-	if r.Accuracy != nil {
-		fmt.Fprintf(&b, "## Overlap accuracy\n\nEvery checker against the brute-force model on %d generated pairs of strided views (seed %d), then by generator family. A false negative is a missed dependency: a data race in the runtime.\n\n%s\n",
-			r.Accuracy.Pairs, r.Accuracy.Seed, accuracyText(r.Accuracy.Rows, false))
-	}
-	if r.Campaign != nil {
-		r.campaignMarkdown(&b)
-	}
-	if len(r.Bench) > 0 {
-		fmt.Fprintf(&b, "## Benchmarks\n\nMedians with 95%% confidence intervals; \"vs ref\" is the model's median over the implementation's, from the same run, with the Mann-Whitney p-value.\n\n%s\n", benchcmp.Format(r.Bench))
-	}
-	if len(r.Goals) > 0 {
-		fmt.Fprintf(&b, "## Goals\n\nEach performance goal (internal/goals), judged on the medians above.\n\n%s\n", goals.Format(r.Goals))
-	}
-	if len(r.GoalRuns) > 0 {
-		fmt.Fprintf(&b, "### Goals run by run\n\nEach cell: the case closest to its bound, or the worst miss.\n\n%s\n", formatRuns(r.GoalRuns))
-	}
-	return b.String()
-}
-
-func (r *Report) suitesMarkdown(b *strings.Builder) {
-	failed := 0
-	var secs []float64
-	fmt.Fprintf(b, "## Property suites\n\n| domain | property | impl | checks | result | time |\n|---|---|---|---:|---|---:|\n")
-	for _, s := range r.Suites {
-		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %v |\n", s.Domain, s.Property, s.Impl, s.Checks, s.Outcome, s.Duration.Round(time.Millisecond))
-		secs = append(secs, s.Duration.Seconds())
-		if s.Outcome == props.Failed {
-			failed++
-		}
-	}
-	fmt.Fprintf(b, "\n%d suites, %d failed. %s\n", len(r.Suites), failed, summary("suite time", secs, "s"))
-	for _, s := range r.Suites {
-		if s.Outcome == props.Failed {
-			fmt.Fprintf(b, "\n### FAIL %s\n\n```\n%s\n```\nReproduce: `%s`\n", s.Name, strings.TrimSpace(s.Output), s.Repro)
-		}
-	}
-	for _, s := range r.Suites {
-		if s.OutputError != "" {
-			fmt.Fprintf(b, "\n**%s**: %s\n", s.Name, unreadNote(s.OutputError))
-		}
-	}
-	b.WriteString("\n")
-}
-
-// campaignMarkdown renders the campaign: one table row per bug, each on one
-// line (a bug whose child could not run says "error" there, and its error
-// and repro follow the table, as does why a killed bug's child was cut off),
-// the kill matrix, the baseline, and every kill's trace and repro.
-func (r *Report) campaignMarkdown(b *strings.Builder) {
-	c := r.Campaign
-	killed, survived, errored := 0, 0, 0
-	var secs, checks []float64
-	fmt.Fprintf(b, "## Seeded bugs\n\nEach bug is switched on in a binary built with `-tags mutants` and run against the properties of its domain and implementation, the expected killer first, under seeds %v.\n\n", c.Seeds)
-	fmt.Fprintf(b, "| bug | impl | summary | result | killed by | checks | time |\n|---|---|---|---|---|---:|---:|\n")
-	for _, m := range c.Mutants {
-		res := "**survived**"
-		switch {
-		case m.Error != "":
-			res = "**error**"
-			errored++
-		case m.Killed:
-			res = "killed"
-			killed++
-			secs = append(secs, m.Duration.Seconds())
-			checks = append(checks, float64(m.Checks))
-		default:
-			survived++
-		}
-		by := m.By
-		if m.Killed && !m.Expected {
-			by += " (expected " + m.Bug.Killer + ")"
-		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %d | %v |\n", cell(string(m.Bug.ID)), cell(m.Bug.Impl), cell(m.Bug.Summary), res, cell(by), m.Checks, m.Duration.Round(time.Millisecond))
-	}
-	counts := ""
-	if rest := campaignCounts(survived, errored); rest != "" {
-		counts = " " + strings.TrimPrefix(rest, "; ") + "."
-	}
-	fmt.Fprintf(b, "\n**killed %d of %d.**%s %s %s\n", killed, len(c.Mutants), counts, summary("time to kill", secs, "s"), summary("checks to kill", checks, ""))
-	for _, m := range c.Mutants {
-		switch {
-		case m.Error != "":
-			fmt.Fprintf(b, "\n### %s — error\n\nThe child did not run to a verdict:\n\n```\n%s\n```\nReproduce: `%s`\n", m.Bug.ID, strings.TrimSpace(m.Error), m.Repro)
-		case m.CutOff != "":
-			fmt.Fprintf(b, "\n### %s — cut off after the kill\n\nThe kill stands, but the child stopped before every property had run against the bug, so its row of the kill matrix may lack some:\n\n```\n%s\n```\n", m.Bug.ID, strings.TrimSpace(m.CutOff))
-		}
-		if m.OutputError != "" {
-			fmt.Fprintf(b, "\n**%s**: %s\n", m.Bug.ID, unreadNote(m.OutputError))
-		}
-	}
-	b.WriteString(killMatrix(c))
-	base := 0
-	for _, s := range c.Baseline {
-		if s.Outcome == props.Failed {
-			base++
-		}
-	}
-	fmt.Fprintf(b, "\nThe unmutated build ran %d suite runs under the same seeds: %d failed.\n", len(c.Baseline), base)
-	for _, m := range c.Mutants {
-		if m.Killed {
-			fmt.Fprintf(b, "\n### %s — killed by %s\n\n```\n%s\n```\nReproduce: `%s`\n", m.Bug.ID, m.By, strings.TrimSpace(m.Trace), m.Repro)
-		}
-	}
-}
-
-// killMatrix is the property × bug table, one per domain: ✔ where the
-// property failed on the bug, "✔ first" for the property that failed first
-// (the catalogue's expected killer is tried first).
-func killMatrix(c *campaign) string {
-	var b strings.Builder
-	var domains []string
-	for _, m := range c.Mutants {
-		if !slices.Contains(domains, m.Bug.Domain) {
-			domains = append(domains, m.Bug.Domain)
-		}
-	}
-	sort.Strings(domains)
-	for _, d := range domains {
-		var names []string
-		for _, m := range c.Mutants {
-			for _, p := range m.KilledBy {
-				if m.Bug.Domain == d && !slices.Contains(names, p) {
-					names = append(names, p)
-				}
-			}
-		}
-		if len(names) == 0 {
-			continue
-		}
-		sort.Strings(names)
-		fmt.Fprintf(&b, "\n### Kill matrix: %s\n\n| bug | %s |\n|---|%s\n", d, strings.Join(names, " | "), strings.Repeat("---|", len(names)))
-		for _, m := range c.Mutants {
-			if m.Bug.Domain != d {
-				continue
-			}
-			row := make([]string, len(names))
-			for i, p := range names {
-				switch {
-				case m.Killed && m.By == p:
-					row[i] = "✔ first"
-				case slices.Contains(m.KilledBy, p):
-					row[i] = "✔"
-				}
-			}
-			fmt.Fprintf(&b, "| `%s` | %s |\n", m.Bug.ID, strings.Join(row, " | "))
-		}
-	}
-	for _, p := range c.Silent {
-		fmt.Fprintf(&b, "\n**Property %s killed no seeded bug**: it has never been seen to fail.\n", p)
-	}
-	if len(c.Unjudged) > 0 {
-		fmt.Fprintf(&b, "\n%s.\n", unjudgedNote(c.Unjudged))
-	}
-	return b.String()
-}
-
-// cell makes s one Markdown table cell: on one line, its bars escaped.
-func cell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.ReplaceAll(s, "|", `\|`)
-}
-
-// summary describes a sample in one phrase: median, 90th percentile, max.
-func summary(what string, xs []float64, unit string) string {
-	if len(xs) == 0 {
-		return ""
-	}
-	med, _ := stats.Median(xs)
-	p90, _ := stats.Percentile(xs, 90)
-	mx, _ := stats.Max(xs)
-	return fmt.Sprintf("%s: median %.3g%s, p90 %.3g%s, max %.3g%s.", what, med, unit, p90, unit, mx, unit)
-}
-
-// runAll is the main job: every suite, then every seeded bug, one report.
-func runAll(o options) int {
-	rep := newReport()
-	rep.Suites = runSuites(o)
-	failed := printSuiteSummary(rep.Suites)
-	fmt.Println()
-	if suites.Matches(o.domain, "overlap") {
-		rep.Accuracy = measureAccuracy()
-		fmt.Println()
-	}
-	c, err := runMutants(o)
-	code := 0
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "verify mutants: %v\n", err)
-		code = 1
-	} else {
-		rep.Campaign = &c
-		code = printCampaignSummary(c)
-	}
-	if !rep.save(o.out) || failed > 0 {
-		code = 1
-	}
-	return code
 }

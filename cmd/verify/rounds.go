@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 )
 
 // benchRounds measures the benchmarks of package pkg (a directory below
@@ -41,10 +42,11 @@ func benchRounds(root, pkg, pattern, benchtime string, count int, log io.Writer)
 		return nil, fmt.Errorf("building the benchmarks: %w", err)
 	}
 	var out bytes.Buffer
+	start := time.Now()
 	for r := 1; r <= count; r++ {
 		args := []string{"-test.run", "^$", "-test.bench", pattern, "-test.benchmem",
 			"-test.count", "1", "-test.benchtime", benchtime}
-		fmt.Fprintf(log, "round %d of %d, in %s/: %s %s\n", r, count, pkg, bin, joinArgs(args))
+		fmt.Fprintf(log, "round %d of %d %s, in %s/: %s %s\n", r, count, roundsETA(time.Since(start), r-1, count), pkg, bin, joinArgs(args))
 		cmd := exec.Command(bin, args...)
 		// A test binary runs in its package's directory under go test.
 		cmd.Dir = filepath.Join(root, pkg)
@@ -54,4 +56,14 @@ func benchRounds(root, pkg, pattern, benchtime string, count int, log io.Writer)
 		}
 	}
 	return out.Bytes(), nil
+}
+
+// roundsETA is the time so far and, once a round is done, the time left,
+// at the same pace: "(1m2s, about 2m5s left)".
+func roundsETA(elapsed time.Duration, done, count int) string {
+	if done == 0 {
+		return "(first round)"
+	}
+	left := elapsed / time.Duration(done) * time.Duration(count-done)
+	return fmt.Sprintf("(%v, about %v left)", elapsed.Round(time.Second), left.Round(time.Second))
 }

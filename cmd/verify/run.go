@@ -34,11 +34,14 @@ type SuiteResult struct {
 	// OutputError says what of rapid's output could not be read (the count
 	// of checks, the failing seed): Checks and Seed are then incomplete.
 	OutputError string `json:"output_error,omitempty"`
+	// History is porcupine's drawing of the failing history, for a failed
+	// linearizability check: a path relative to the run directory.
+	History string `json:"history_file,omitempty"`
 }
 
 // suiteTimeout bounds one suite's run under `run`, so that code under test
 // that deadlocks fails its suite instead of hanging the job: a child's bound
-// for one seed, three minutes at the default budget, where the longest suite
+// for one seed, six minutes at the default budget, where the longest suite
 // takes seconds. Inside a campaign's child the bound is lower
 // (childSuiteTimeout).
 func suiteTimeout() time.Duration {
@@ -51,7 +54,10 @@ func suiteTimeout() time.Duration {
 func runSuite(s suites.Suite, seed uint64, limit time.Duration) SuiteResult {
 	prev := flag.Lookup("rapid.seed").Value.String()
 	flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
-	r := props.RunWithin(s.Name(), s.Run, limit)
+	scratch, restore := historyScratch()
+	var r props.Result
+	s.WithBudget(func() { r = props.RunWithin(s.Name(), s.Run, limit) }) // the suite's own budget (suites.Suite.Checks)
+	restore()
 	flag.Set("rapid.seed", prev)
 	rr := readRapid(r)
 	res := SuiteResult{Name: s.Name(), Domain: s.Domain, Property: s.Property, Impl: s.Impl,
@@ -59,8 +65,9 @@ func runSuite(s suites.Suite, seed uint64, limit time.Duration) SuiteResult {
 	if rr.Err != nil {
 		res.OutputError = rr.Err.Error()
 	}
+	output, history := keepHistory(scratch, fmt.Sprintf("%s-%d", s.Name(), seed), rr.Output)
 	if r.Outcome == props.Failed {
-		res.Output = rr.Output
+		res.Output, res.History = output, history
 		res.Repro = reproRun(s, res)
 	}
 	return res
@@ -84,25 +91,38 @@ func runSeed(user uint64) uint64 {
 func reproRun(s suites.Suite, r SuiteResult) string {
 	run, test := "go run ./cmd/verify run", s.GoTest()
 	if id := bugs.Active(); id != "" {
-		run = fmt.Sprintf("MEMVERIFY_BUG=%s go run -tags mutants ./cmd/verify run", id)
-		test = fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags mutants", id, test)
+		run = fmt.Sprintf("MEMVERIFY_BUG=%s go run -tags %s ./cmd/verify run", id, bugTags())
+		test = fmt.Sprintf("MEMVERIFY_BUG=%s %s -tags %s", id, test, bugTags())
 	}
 	cmd := fmt.Sprintf("%s -domain %s -property %s -impl %s", run, s.Domain, s.Property, s.Impl)
 	flags := seedFlags(r) + generationFlags()
 	return cmd + flags + "   (or: " + test + flags + noFailFile + ")"
 }
 
-// runSuites runs the selected suites with a progress line each.
+// runSuites runs the selected suites (this shard's, under -shard), a
+// line each with the count and the time left.
 func runSuites(o options) []SuiteResult {
-	suites := suites.Select(o.domain, o.property, o.impl)
+	var selected []suites.Suite
+	cost := 0.0
+	candidates := o.library
+	if o.lib == "" {
+		candidates = suites.Select(o.domain, o.property, o.impl)
+	}
+	for _, s := range candidates {
+		if o.plan.keeps(suiteItem(s.Name())) {
+			selected = append(selected, s)
+			cost += o.costs.of(suiteItem(s.Name()))
+		}
+	}
 	checks := flag.Lookup("rapid.checks").Value.String()
-	fmt.Printf("running %d property suites (rapid.checks=%s)\n", len(suites), checks)
+	fmt.Printf("running %d property suites (rapid.checks=%s)\n", len(selected), checks)
 	user := flagUint("rapid.seed")
-	out := make([]SuiteResult, 0, len(suites))
-	for i, s := range suites {
-		fmt.Printf("[%*d/%d] %-60s ", width(len(suites)), i+1, len(suites), s.Name())
+	out := make([]SuiteResult, 0, len(selected))
+	p := newProgress(len(selected), cost)
+	for _, s := range selected {
 		res := runSuite(s, runSeed(user), suiteTimeout())
-		fmt.Printf("%-4s %8s\n", res.Outcome, res.Duration.Round(time.Millisecond))
+		counter, eta := p.step(o.costs.of(suiteItem(s.Name())))
+		fmt.Printf("%s %-60s %-4s %8s %s\n", counter, s.Name(), res.Outcome, res.Duration.Round(time.Millisecond), eta)
 		out = append(out, res)
 	}
 	return out
@@ -133,21 +153,22 @@ func printSuiteSummary(results []SuiteResult) (failed int) {
 }
 
 func runSuitesCmd(o options) int {
-	results := runSuites(o)
-	if len(results) == 0 {
-		fmt.Fprintln(os.Stderr, "verify: no suite matches the filters")
-		return 2
+	if o.lib != "" {
+		if code := loadLibrary(&o); code >= 0 {
+			return code
+		}
 	}
-	rep := newReport()
-	rep.Suites = results
-	if suites.Matches(o.domain, "overlap") {
+	rep, code := begin("run", &o)
+	if code >= 0 {
+		return code
+	}
+	rep.Run.Library = o.lib
+	rep.Suites = runSuites(o)
+	printSuiteSummary(rep.Suites)
+	if o.lib == "" && suites.Matches(o.domain, "overlap") && o.plan.keeps(accuracyItem) {
 		rep.Accuracy = measureAccuracy()
 	}
-	saved := rep.save(o.out)
-	if printSuiteSummary(results) > 0 || !saved {
-		return 1
-	}
-	return 0
+	return finish(rep)
 }
 
 // list prints the suites and the seeded bugs that match the filters (a bug
@@ -170,6 +191,9 @@ func list(o options) int {
 	fmt.Println("seeded bugs:")
 	for _, b := range seeded {
 		fmt.Printf("  %-40s %-10s killer %-18s %s\n", b.ID, b.Impl, b.Killer, b.Summary)
+	}
+	if o.property == "" && o.bug == "" {
+		listRegressions(o) // gate_selftest.go
 	}
 	return 0
 }

@@ -35,11 +35,21 @@ func TestReportShowsKillsSurvivorsAndRepro(t *testing.T) {
 		Output: "boom", Repro: "go run ./cmd/verify run -domain d"}}
 	r.Campaign = &campaign{Seeds: []uint64{1, 2}, Mutants: []MutantResult{killed, survived}, Silent: []string{"d/Q"}}
 	md := r.markdown()
-	for _, want := range []string{"**killed 1 of 2.**", "| `d/b` | X | second | **survived**", "### Kill matrix: d",
-		"| `d/a` | ✔ first | ✔ |", "**Property d/Q killed no seeded bug**", "Reproduce: `MEMVERIFY_BUG=d/a go test ...`", "### FAIL d/P/impl=X", "Reproduce: `go run ./cmd/verify run -domain d`"} {
+	for _, want := range []string{"# memverify report: FAIL", "- 1 seeded bug of 2 survived", "| `d/b` | X | **survived** | (expected Q) |",
+		"| `d/a` | X | [killed](traces/bug-d_a.txt) | P | R | 7 |", "**silent** `d/Q`",
+		"`MEMVERIFY_BUG=d/b go test -tags mutants,sched ./suites -run '^TestSuites$/^d$' -rapid.nofailfile`",
+		"**suite** `d/P/impl=X`: boom ([trace](traces/suite-d_P_impl_X.txt))", "`go run ./cmd/verify run -domain d`",
+		"| P | **FAIL** ([trace](traces/suite-d_P_impl_X.txt)) |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
+	}
+	traces := map[string]string{}
+	for _, tr := range r.traces() {
+		traces[tr.file] = tr.header + "\n" + tr.body
+	}
+	if tr := traces["traces/bug-d_a.txt"]; !strings.Contains(tr, "reproduce: MEMVERIFY_BUG=d/a go test ...") || !strings.Contains(tr, "1  Op() -> ok") {
+		t.Errorf("the kill's trace file lacks its repro or trace: %q", tr)
 	}
 	if code := printCampaignSummary(*r.Campaign); code == 0 {
 		t.Errorf("a surviving bug must fail the campaign")

@@ -2,12 +2,11 @@ package bank
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/bank"
+	"github.com/memverify/memverify/sched"
 )
 
 // Concurrent is a Banks safe for concurrent use. Allocation and free
@@ -18,7 +17,7 @@ import (
 // published and withdrawn under the mutex, at the same point as its block.
 type Concurrent struct {
 	cfg     spec.BanksConfig
-	mu      sync.Mutex
+	mu      sched.Mutex
 	list    *FreeListOpt
 	buffers records
 }
@@ -122,7 +121,6 @@ func (c *Concurrent) FreeBuffer(addr spec.Addr) error {
 	err := c.list.Free(addr)
 	if bugs.On(BugFreeRecordRace) {
 		c.mu.Unlock()
-		runtime.Gosched() // widens the window in which the address is reused
 		c.buffers.Delete(addr)
 		return err
 	}

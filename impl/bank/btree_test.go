@@ -27,7 +27,7 @@ func TestFreeListOptNarrowNodes(t *testing.T) {
 			return f, err
 		}
 		t.Run(fmt.Sprintf("wide=%v", wide), func(t *testing.T) {
-			t.Run("FirstFit", func(t *testing.T) { banktest.CheckFreeList(t, narrow) })
+			t.Run("FirstFit", func(t *testing.T) { banktest.CheckFreeListStateMachine(t, narrow) })
 			t.Run("BestFit", func(t *testing.T) { banktest.CheckFreeListBestFit(t, narrow) })
 			t.Run("RoundTrip", func(t *testing.T) { banktest.CheckFreeListRoundTrip(t, narrow) })
 			t.Run("Errors", func(t *testing.T) { banktest.CheckFreeListErrors(t, narrow) })

@@ -29,6 +29,7 @@ const (
 	BugDirectionUnchecked        bugs.ID = "bank/direction-unchecked"
 	BugLendStaleNeighbour        bugs.ID = "bank/lend-stale-neighbour"
 	BugTieFromAnnotation         bugs.ID = "bank/tie-from-annotation"
+	BugRebuildPublishEarly       bugs.ID = "bank/rebuild-publish-early"
 )
 
 func init() {
@@ -66,7 +67,7 @@ func init() {
 			Summary: "page stride inside a bank is the page size, not the aligned page size"},
 		bugs.Bug{ID: BugShardOffset, Domain: "bank", Impl: banks, Killer: "Isolation",
 			Summary: "sharded page address adds the offset of bank i mod n instead of the shard's bank"},
-		bugs.Bug{ID: BugFreeRecordRace, Domain: "bank", Impl: banks, Killer: "Linearizable",
+		bugs.Bug{ID: BugFreeRecordRace, Domain: "bank", Impl: banks, Killer: "Scheduled",
 			Summary: "buffer record deleted after the lock is released: it can erase a new buffer at the same address"},
 		bugs.Bug{ID: BugUnknownBufferFreeAccepted, Domain: "bank", Impl: banks, Killer: "BanksErrors",
 			Summary: "freeing an unknown buffer silently succeeds, as BankManager's deallocate_buffer does"},
@@ -80,5 +81,7 @@ func init() {
 			Summary: "a full leaf that lends entries to its left neighbour leaves the neighbour's slot in the parent as it was: its largest gap is stale, and first fit passes over a gap that fits or descends into one that does not (trees of several levels only: the suites build them with 4-entry nodes)"},
 		bugs.Bug{ID: BugTieFromAnnotation, Domain: "bank", Impl: list, Killer: "FreeListBestFit",
 			Summary: "the best-fit tree's slot for an inner child takes as its tie (the address of the child's smallest gap) the child's first annotation, the highest address under its first child: gaps of equal size are misrouted (trees of three levels and more only)"},
+		bugs.Bug{ID: BugRebuildPublishEarly, Domain: "bank", Impl: banks, Killer: "Scheduled",
+			Summary: "the index of buffer records, grown, publishes its new table before copying the records into it: a lock-free PageAddress in between does not find a live buffer"},
 	)
 }

@@ -12,18 +12,18 @@ import (
 // ./impl/bank` exercises them: short racy histories must be linearizable, and
 // parallel clients must never see each other's bytes.
 func TestConcurrentLinearizable(t *testing.T) {
-	banktest.CheckBanksLinearizable(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+	banktest.CheckLinearizable(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
 }
 
 func TestConcurrentStateMachine(t *testing.T) {
-	banktest.CheckBanks(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+	banktest.CheckBanksStateMachine(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
 }
 
 func TestFreeListOptStateMachine(t *testing.T) {
-	banktest.CheckFreeList(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
+	banktest.CheckFreeListStateMachine(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
 	banktest.CheckFreeListBestFit(t, func(c spec.Config) (spec.FreeList, error) { return impl.NewFreeListOpt(c) })
 }
 
 func TestConcurrentParallel(t *testing.T) {
-	banktest.CheckBanksParallel(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
+	banktest.CheckParallel(t, func(c spec.BanksConfig) (spec.Banks, error) { return impl.NewConcurrent(c) })
 }

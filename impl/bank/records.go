@@ -2,9 +2,10 @@ package bank
 
 import (
 	"math/bits"
-	"sync/atomic"
 
+	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/bank"
+	"github.com/memverify/memverify/sched"
 )
 
 // records maps the addresses of live buffers to their records: an
@@ -21,13 +22,13 @@ import (
 // and published atomically; a reader still probing the old one sees a state
 // the index had during its call, which is all linearizability asks.
 type records struct {
-	table      atomic.Pointer[recordTable]
+	table      sched.Pointer[recordTable]
 	live, dead int // records and tombstones in the current table; writer only
 }
 
 // recordTable is one generation of the index: 2^k slots.
 type recordTable struct {
-	slots []atomic.Pointer[record]
+	slots []sched.Pointer[record]
 	shift uint // 64 - k: Fibonacci hashing takes the top k bits
 }
 
@@ -35,7 +36,7 @@ type recordTable struct {
 var tombstone = &record{}
 
 func newRecordTable(k uint) *recordTable {
-	return &recordTable{slots: make([]atomic.Pointer[record], 1<<k), shift: 64 - k}
+	return &recordTable{slots: make([]sched.Pointer[record], 1<<k), shift: 64 - k}
 }
 
 // home is the first slot probed for a: Fibonacci hashing spreads aligned
@@ -132,14 +133,23 @@ func (rs *records) All(f func(*record)) {
 func (rs *records) rebuild(t *recordTable) *recordTable {
 	k := max(4, uint(bits.Len(uint(2*(rs.live+1)))))
 	nt := newRecordTable(k)
+	if bugs.On(BugRebuildPublishEarly) {
+		rs.table.Store(nt) // published before it is filled: a reader meanwhile finds nothing
+	}
 	mask := uint64(len(nt.slots) - 1)
-	rs.All(func(r *record) {
-		i := nt.home(r.buf.Addr)
-		for nt.slots[i].Load() != nil {
-			i = (i + 1) & mask
+	if t != nil {
+		for j := range t.slots {
+			r := t.slots[j].Load()
+			if r == nil || r == tombstone {
+				continue
+			}
+			i := nt.home(r.buf.Addr)
+			for nt.slots[i].Load() != nil {
+				i = (i + 1) & mask
+			}
+			nt.slots[i].Store(r)
 		}
-		nt.slots[i].Store(r)
-	})
+	}
 	rs.dead = 0
 	rs.table.Store(nt)
 	return nt

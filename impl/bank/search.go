@@ -36,6 +36,9 @@ func (f *FreeListOpt) Allocate(size int64, dir spec.Direction, limit spec.Addr) 
 	if !found {
 		return 0, fmt.Errorf("%w: %d bytes %v above %#x", spec.ErrOutOfMemory, n, dir, uint64(limit))
 	}
+	if bugs.Enabled && f.blocks.deep() && bugs.On(PerfDeepRedescend) {
+		f.redescend(n, dir, lo)
+	}
 	f.carve(&c, a, n)
 	if bugs.On(BugLimitAfterAlloc) && a < uint64(limit) {
 		// FreeListOpt throws here and nobody records the block: it leaks.

@@ -107,6 +107,9 @@ func exactCareful(a, b spec.View) (spec.Verdict, error) {
 	if err != nil {
 		return spec.No, errSecond(err)
 	}
+	if bugs.On(PerfRemeasure) {
+		remeasure(&a)
+	}
 	if ba.ordered && bb.ordered && !ba.empty && !bb.empty {
 		// Both gap-free: the bounds decide (solve's fast path, without
 		// the call and the stats).

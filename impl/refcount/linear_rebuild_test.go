@@ -26,12 +26,12 @@ func (s snapshotting) Unregister(p spec.Addr) error {
 
 func TestLinearizableAcrossRebuilds(t *testing.T) {
 	t.Run("LockFree", func(t *testing.T) {
-		refcounttest.CheckRegistryLinearizable(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewLockFree(f)} })
+		refcounttest.CheckLinearizable(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewLockFree(f)} })
 	})
 	t.Run("Sharded", func(t *testing.T) {
-		refcounttest.CheckRegistryLinearizable(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewSharded(f)} })
+		refcounttest.CheckLinearizable(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewSharded(f)} })
 	})
 	t.Run("LastReleaseLockFree", func(t *testing.T) {
-		refcounttest.CheckRegistryLastRelease(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewLockFree(f)} })
+		refcounttest.CheckLastReleaseRace(t, func(f spec.Freer) spec.Registry { return snapshotting{impl.NewLockFree(f)} })
 	})
 }

@@ -2,10 +2,9 @@ package refcount
 
 import (
 	"math/bits"
-	"sync"
-	"sync/atomic"
 
 	spec "github.com/memverify/memverify/model/refcount"
+	"github.com/memverify/memverify/sched"
 )
 
 // LockFree is a registry over one open-addressing hash table (linear probing,
@@ -50,8 +49,8 @@ import (
 // succeeded, so the table is lock-free. Two exceptions are blocking, and
 // documented as such: a Register that finds its own pointer being inserted by
 // another goroutine (key claimed, state not yet published: a few instructions)
-// or held by a RegisterBuffer still in progress waits for it with
-// runtime.Gosched; and an operation that meets a frozen slot or record waits
+// or held by a RegisterBuffer still in progress waits for it, yielding the
+// processor (sched.Yield, runtime.Gosched in a normal build); and an operation that meets a frozen slot or record waits
 // for the rebuild that froze it to finish.
 //
 // # Capacity, resize and the slow path
@@ -106,10 +105,10 @@ import (
 // O(capacity), meant for leak reports, not hot loops. Close freezes the table
 // for good.
 type LockFree struct {
-	tab     atomic.Pointer[table]
-	mu      sync.RWMutex // the slow path: rebuilds, Stats, Live, Close hold it; RegisterBuffer shares it
+	tab     sched.Pointer[table]
+	mu      sched.RWMutex // the slow path: rebuilds, Stats, Live, Close hold it; RegisterBuffer shares it
 	freer   spec.Freer
-	nextID  atomic.Uint64
+	nextID  sched.Uint64
 	initCap int
 	scopes  scopes
 }
@@ -171,10 +170,10 @@ func probeLimit(capacity int) int {
 // by the goroutine that owns the slot's empty or pending state, before it
 // publishes the state with a CAS.
 type slot struct {
-	key   atomic.Uint64
-	state atomic.Uint64
-	bytes atomic.Int64
-	rec   atomic.Pointer[record]
+	key   sched.Uint64
+	state sched.Uint64
+	bytes sched.Int64
+	rec   sched.Pointer[record]
 }
 
 // The state word: frozen(1) status(3) kind(2) generation(22) count(36).

@@ -2,10 +2,10 @@ package refcount
 
 import (
 	"fmt"
-	"runtime"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/refcount"
+	"github.com/memverify/memverify/sched"
 )
 
 // outcome tells a lock-free operation's driver loop what to do next.
@@ -65,7 +65,7 @@ func (lf *LockFree) register(t *table, p spec.Addr, bytes int64, kind spec.Kind)
 // of p: a never-used slot at the end of p's probe chain (key 0 → p), or p's own
 // dead slot (dead → pending, next generation). It returns the slot and the
 // state the claimant now owns; a nil slot with outcome done means p is already
-// registered. It waits (Gosched) while another goroutine owns p's slot.
+// registered. It waits (sched.Yield) while another goroutine owns p's slot.
 func claim(t *table, p spec.Addr) (*slot, uint64, outcome) {
 	i := t.home(p)
 	for d := 0; d < len(t.slots); d, i = d+1, (i+1)&t.mask {
@@ -108,18 +108,24 @@ func claim(t *table, p spec.Addr) (*slot, uint64, outcome) {
 					return nil, 0, o
 				}
 				if v.phase == phPending { // a RegisterBuffer is listing p
-					runtime.Gosched()
+					sched.Yield()
 					continue
 				}
 				if v.phase == phLive && v.share(p) > 0 && !bugs.On(BugStaleHolderReuse) {
 					return nil, 0, done
 				}
 			case stEmpty, stPending: // another Register of p is publishing
-				runtime.Gosched()
+				sched.Yield()
 				continue
 			}
-			// Dead, or a holder of a buffer in which p no longer holds: revive.
-			ps := mkState(stPending, 0, nextGen(s), 0)
+			// Dead, or a holder of a buffer in which p no longer holds: revive,
+			// in the next generation, so that a CAS prepared against the
+			// state of the registration that ended fails.
+			g := nextGen(s)
+			if bugs.On(BugReviveSameGen) {
+				g = gen(s)
+			}
+			ps := mkState(stPending, 0, g, 0)
 			if sl.state.CompareAndSwap(s, ps) {
 				return sl, ps, done
 			}
@@ -269,7 +275,6 @@ func lookupIn(t *table, p spec.Addr) (int64, bool, outcome) {
 			return 0, false, done
 		}
 		if bugs.On(BugRefsTwoLoads) {
-			runtime.Gosched() // widens the window between the two loads
 			v, _ = rec.load()
 			return v.total, true, done
 		}

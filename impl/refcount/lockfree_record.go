@@ -1,11 +1,9 @@
 package refcount
 
 import (
-	"runtime"
-	"sync/atomic"
-
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/refcount"
+	"github.com/memverify/memverify/sched"
 )
 
 // record is a shared buffer of LockFree. Its counts (each holder's share, and
@@ -30,8 +28,8 @@ type record struct {
 	kind   spec.Kind
 	listed []share // holders at registration, sorted, with their initial shares
 	width  uint    // bits per holder field in cnt; 0 for a copy-on-write record
-	cnt    atomic.Uint64
-	st     atomic.Pointer[bufState]
+	cnt    sched.Uint64
+	st     sched.Pointer[bufState]
 }
 
 // Flags of record.cnt; holder fields take the low cntBits bits.
@@ -223,7 +221,6 @@ func (r *record) update(p spec.Addr, d int64) (last bool, left int64, held bool,
 			next = c - uint64(1)<<(uint(i)*r.width)
 		}
 		if bugs.On(BugStoreNotCAS) {
-			runtime.Gosched() // widens the window between the load and the store
 			r.cnt.Store(next)
 		} else if !r.cnt.CompareAndSwap(c, next) {
 			continue
@@ -244,7 +241,6 @@ func (r *record) updateCOW(i int, d int64) (last bool, left int64, held bool, o 
 		}
 		next := st.with(i, d)
 		if bugs.On(BugStoreNotCAS) {
-			runtime.Gosched()
 			r.st.Store(next)
 		} else if !r.st.CompareAndSwap(st, next) {
 			continue

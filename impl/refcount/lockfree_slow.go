@@ -25,7 +25,7 @@ func (lf *LockFree) RegisterBuffer(real spec.Addr, bytes int64, aliases []spec.A
 	if err := checkBuffer(real, bytes, aliases, kind); err != nil {
 		return 0, err
 	}
-	holders := shares(make([]share, 0, len(aliases)+1), real, aliases)
+	holders := shares(make([]share, 0, holdersRoom(len(aliases))), real, aliases)
 	for {
 		lf.mu.RLock()
 		t := lf.tab.Load()

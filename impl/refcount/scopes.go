@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	spec "github.com/memverify/memverify/model/refcount"
+	"github.com/memverify/memverify/sched"
 )
 
 // scopes is the scope stack a registry keeps (TensorLogic's enter/exit_scope):
@@ -22,7 +22,7 @@ import (
 // ErrClosed, not find the stack Close emptied and answer ErrNoScope. So every
 // method checks closed again under the mutex.
 type scopes struct {
-	mu     sync.Mutex
+	mu     sched.Mutex
 	stack  [][]spec.Addr
 	closed bool
 }

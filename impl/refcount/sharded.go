@@ -2,13 +2,11 @@ package refcount
 
 import (
 	"math/bits"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/refcount"
+	"github.com/memverify/memverify/sched"
 )
 
 // DefaultShards is the number of shards NewSharded uses. The seed's typical
@@ -45,11 +43,11 @@ type Sharded struct {
 	shards []shard
 	mask   uint64
 	freer  spec.Freer
-	closed atomic.Bool   // set under every shard lock; read under one, or alone for early answers
-	nextID atomic.Uint64 // the last BufferID handed out
+	closed sched.Bool   // set under every shard lock; read under one, or alone for early answers
+	nextID sched.Uint64 // the last BufferID handed out
 	scopes scopes
 
-	racyPointers atomic.Int64 // used only by a seeded bug (BugRacyCounter)
+	racyPointers sched.Int64 // used only by a seeded bug (BugRacyCounter)
 }
 
 var _ spec.Registry = (*Sharded)(nil)
@@ -63,11 +61,11 @@ type shard struct {
 }
 
 type shardData struct {
-	mu sync.Mutex
+	mu sched.Mutex
 	// index is the shard's table of entries, which IsRegistered probes
 	// without the lock; nil means nothing is present. Writers replace or
 	// change it only under mu (see readIndex).
-	index atomic.Pointer[readIndex]
+	index sched.Pointer[readIndex]
 	// This shard's contributions to Stats. A buffer is counted in the shard of
 	// its real pointer when registered and uncounted in the shard of whichever
 	// holder drops its last reference, so one shard's figure may be negative;
@@ -85,11 +83,11 @@ type buffer struct {
 	real  spec.Addr
 	bytes int64
 	kind  spec.Kind
-	total atomic.Int64
+	total sched.Int64
 	// visible is every holder's presence in the read indexes: RegisterBuffer
 	// sets it once, after all holders are indexed, while all their shards are
 	// locked, so lock-free readers see the whole buffer appear at one instant.
-	visible atomic.Bool
+	visible sched.Bool
 }
 
 // NewSharded returns an empty registry of DefaultShards shards that releases
@@ -133,7 +131,9 @@ func (s *Sharded) Register(p spec.Addr, bytes int64, kind spec.Kind) error {
 	}
 	sh := s.shardFor(p)
 	sh.mu.Lock()
-	if s.closed.Load() {
+	// A Close may have run since the check above: look again, under the lock
+	// that Close takes too.
+	if s.closed.Load() && !bugs.On(BugCloseCheckOnce) {
 		sh.mu.Unlock()
 		return spec.ErrClosed
 	}
@@ -153,7 +153,6 @@ func (s *Sharded) Register(p spec.Addr, bytes int64, kind spec.Kind) error {
 	sh.mu.Unlock()
 	if bugs.On(BugRacyCounter) {
 		v := s.racyPointers.Load()
-		runtime.Gosched() // widens the window of the lost update
 		s.racyPointers.Store(v + 1)
 	}
 	return nil
@@ -229,7 +228,6 @@ func (s *Sharded) dropOwned(sh *shard, e *indexSlot, p spec.Addr) {
 	sh.mu.Unlock()
 	if bugs.On(BugRacyCounter) {
 		v := s.racyPointers.Load()
-		runtime.Gosched()
 		s.racyPointers.Store(v - 1)
 	}
 	s.freer.Free(p, bytes, kind)
@@ -259,7 +257,6 @@ func (s *Sharded) dropHolder(sh *shard, e *indexSlot, at uint64) {
 			e.setState(stateAbsent)
 		}
 		sh.mu.Unlock()
-		runtime.Gosched()
 		if s.dropTotal(rec, share) {
 			sh.mu.Lock()
 			sh.buffers--
@@ -291,12 +288,10 @@ func (s *Sharded) dropTotal(rec *buffer, ownShare int64) bool {
 	switch {
 	case bugs.On(BugCheckThenSubtract):
 		old := rec.total.Load()
-		runtime.Gosched() // widens the window between the check and the store
 		rec.total.Store(old - 1)
 		return old == 1
 	case bugs.On(BugDoubleFreeRace):
 		rec.total.Add(-1)
-		runtime.Gosched() // widens the window between the drop and the check
 		return rec.total.Load() == 0
 	case bugs.On(BugAliasOwnCount) && ownShare == 0:
 		rec.total.Add(-1)

@@ -2,9 +2,9 @@ package refcount
 
 import (
 	"math/bits"
-	"sync/atomic"
 
 	spec "github.com/memverify/memverify/model/refcount"
+	"github.com/memverify/memverify/sched"
 )
 
 // readIndex is a shard's table of entries, and its lock-free answer to
@@ -109,9 +109,9 @@ type readIndex struct {
 // its last record: it stays reachable until the slot is reused or the table
 // rebuilt.
 type indexSlot struct {
-	key   atomic.Uint64
-	state atomic.Uint64
-	rec   atomic.Pointer[buffer]
+	key   sched.Uint64
+	state sched.Uint64
+	rec   sched.Pointer[buffer]
 	share int64     // this pointer's references: the whole count if owned
 	bytes int64     // owned pointers only
 	kind  spec.Kind // owned pointers only

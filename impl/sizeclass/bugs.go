@@ -1,14 +1,13 @@
 package sizeclass
 
-import (
-	"runtime"
-
-	"github.com/memverify/memverify/internal/bugs"
-)
+import "github.com/memverify/memverify/internal/bugs"
 
 // Seeded bugs of the sizeclass domain. Each is a defect seen in the real
 // allocators behind the seed (InfiniCore's PinnableBlockAllocator and its
-// companions) or a classic of the data structure it lives in.
+// companions) or a classic of the data structure it lives in. The bugs that
+// show only under a race have no widened window: their seams sit between
+// schedule points (package sched), and the scheduled properties, which choose
+// the interleaving, are expected to kill them.
 const (
 	BugRoundWraps         bugs.ID = "sizeclass/round-wraps"
 	BugReuseNotFrozen     bugs.ID = "sizeclass/reuse-not-frozen"
@@ -31,6 +30,9 @@ const (
 	BugTrimFrozenFirst    bugs.ID = "sizeclass/trim-frozen-first"
 	BugFreeSecondLookup   bugs.ID = "sizeclass/free-second-lookup"
 	BugClassByBitLength   bugs.ID = "sizeclass/class-by-bit-length"
+	BugPushNextLate       bugs.ID = "sizeclass/push-next-late"
+	BugStreamFreeSplit    bugs.ID = "sizeclass/stream-free-split"
+	BugDrainLate          bugs.ID = "sizeclass/drain-late"
 )
 
 func init() {
@@ -53,10 +55,10 @@ func init() {
 			Summary: "a block popped from the P's own cache is taken with a store, as if that cache were the only place listing it; an entry left stale by Trim or a steal then hands out a released or in-use block"},
 		bugs.Bug{ID: BugMallocBeforeSteal, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
 			Summary: "a miss in the local shard and the central list goes to the device without taking a cached block from another shard"},
-		bugs.Bug{ID: BugABAHead, Domain: "sizeclass", Impl: "LockFree", Killer: "Exclusive",
-			Summary: "the stack head is a bare index without a tag, so a pop that races a pop-pop-push installs a block that is in use (ABA); the seam yields between reading next and the CAS"},
-		bugs.Bug{ID: BugDoubleFreeRace, Domain: "sizeclass", Impl: "LockFree", Killer: "DoubleFreeRace",
-			Summary: "Free checks in-use with a load and clears it with a store, so two racing frees of one block both succeed; the seam yields between them"},
+		bugs.Bug{ID: BugABAHead, Domain: "sizeclass", Impl: "LockFree", Killer: "Scheduled",
+			Summary: "the stack head is a bare index without a tag, so a pop that races a pop-pop-push installs a block that is in use (ABA)"},
+		bugs.Bug{ID: BugDoubleFreeRace, Domain: "sizeclass", Impl: "LockFree", Killer: "Scheduled",
+			Summary: "Free checks in-use with a load and clears it with a store, so two racing frees of one block both succeed"},
 		bugs.Bug{ID: BugTrimStaleTable, Domain: "sizeclass", Impl: "LockFree", Killer: "StateMachine",
 			Summary: "Trim frees a block without removing it from the block table, so a later free of that address is taken for a double free"},
 		bugs.Bug{ID: BugPrivateByStore, Domain: "sizeclass", Impl: "LockFree", Killer: "StateMachine",
@@ -67,19 +69,21 @@ func init() {
 			Summary: "GC frees the queue's front and pops it only on success, so a failed free stays queued and is repeated: a device double free (the seed's gc())"},
 		bugs.Bug{ID: BugDeferredNoDrain, Domain: "sizeclass", Impl: "Deferred", Killer: "DeferredStateMachine",
 			Summary: "an owner-side free does not drain the queue, so deferred frees wait for an explicit GC"},
-		bugs.Bug{ID: BugCloseUnclaimed, Domain: "sizeclass", Impl: "Sharded", Killer: "CloseRace",
-			Summary: "Close lists the blocks and returns them to the device without claiming them, and the calls that take the slow-path lock check closed only before it: a racing Alloc claims a block the device got back, a Close or Trim queued on the lock frees every block again; the seam yields between the list and the frees"},
-		bugs.Bug{ID: BugPopByStore, Domain: "sizeclass", Impl: "LockFree", Killer: "CloseRace",
-			Summary: "a block popped off a stack is marked in use with a store, as if the pop made it the popper's alone; a Close between the pop and the store has released it, and the Alloc hands out memory the device got back; the seam yields before the store"},
-		bugs.Bug{ID: BugTrimFrozenFirst, Domain: "sizeclass", Impl: "Sharded", Killer: "PinnedTrimRace",
-			Summary: "Trim reads a free block's frozen flag before claiming it for release: an Alloc in pin mode that claims and freezes it, and its Free, fit in between, and Trim returns a frozen block to the device; the seam yields between the read and the claim"},
-		bugs.Bug{ID: BugFreeSecondLookup, Domain: "sizeclass", Impl: "Sharded", Killer: "FreeRacingAlloc",
-			Summary: "a Free whose table lookup missed looks the address up again and, finding the block a racing Alloc has just published, answers nil without freeing it (Sharded and LockFree share the path); the seam yields between the two lookups"},
+		bugs.Bug{ID: BugCloseUnclaimed, Domain: "sizeclass", Impl: "Sharded", Killer: "Scheduled",
+			Summary: "Close lists the blocks and returns them to the device without claiming them, and the calls that take the slow-path lock check closed only before it: a racing Alloc claims a block the device got back, a Close or Trim queued on the lock frees every block again"},
+		bugs.Bug{ID: BugPopByStore, Domain: "sizeclass", Impl: "LockFree", Killer: "Scheduled",
+			Summary: "a block popped off a stack is marked in use with a store, as if the pop made it the popper's alone; a Close between the pop and the store has released it, and the Alloc hands out memory the device got back"},
+		bugs.Bug{ID: BugTrimFrozenFirst, Domain: "sizeclass", Impl: "Sharded", Killer: "Scheduled",
+			Summary: "Trim reads a free block's frozen flag before claiming it for release: an Alloc in pin mode that claims and freezes it, and its Free, fit in between, and Trim returns a frozen block to the device"},
+		bugs.Bug{ID: BugFreeSecondLookup, Domain: "sizeclass", Impl: "Sharded", Killer: "Scheduled",
+			Summary: "a Free whose table lookup missed looks the address up again and, finding the block a racing Alloc has just published, answers nil without freeing it (Sharded and LockFree share the path)"},
 		bugs.Bug{ID: BugClassByBitLength, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
 			Summary: "the fast class lookup takes the first class above the request's power-of-two bracket without checking that it fits, which holds only when every class is a power of two: with classes of 48 and 96 bytes a 60-byte request gets a 48-byte block (Sharded and LockFree share the lookup)"},
+		bugs.Bug{ID: BugPushNextLate, Domain: "sizeclass", Impl: "LockFree", Killer: "Scheduled",
+			Summary: "a push publishes the block as the stack's head, then links it to the old head: a pop in between follows the link the block had when it was last on a stack, to a block popped since, and the stack lists a block in use"},
+		bugs.Bug{ID: BugStreamFreeSplit, Domain: "sizeclass", Impl: "Streams", Killer: "StreamScheduled",
+			Summary: "Free checks that the block is in use under one acquisition of the lock and lists it free under another: two Frees of one block from two streams both succeed, and the block is later handed to two holders"},
+		bugs.Bug{ID: BugDrainLate, Domain: "sizeclass", Impl: "Deferred", Killer: "DeferredScheduled",
+			Summary: "a drain frees the queue it read under the lock, then empties the queue under the lock again: two drains at once free the same blocks on the device, and a foreign free queued during the frees is dropped, never made"},
 	)
 }
-
-// yield widens the window of a race-dependent seeded bug (only seams call
-// it, so it compiles away without the mutants tag).
-func yield() { runtime.Gosched() }

@@ -3,11 +3,10 @@ package sizeclass
 import (
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // block is the metadata of one device block, shared by Sharded and LockFree.
@@ -28,9 +27,9 @@ type block struct {
 	size   int64
 	class  int // -1 for a large block
 	idx    uint32
-	next   atomic.Uint32 // LockFree: slot of the next block in its stack
-	use    atomic.Int64
-	frozen atomic.Bool
+	next   sched.Uint32 // LockFree: slot of the next block in its stack
+	use    sched.Int64
+	frozen sched.Bool
 	// Pad to 128 bytes (an allocation size class, so blocks are 128-byte
 	// aligned): blocks used by different goroutines must not share a cache
 	// line, or their use words would bounce between cores.
@@ -71,18 +70,18 @@ type core struct {
 	dev    spec.Device
 	cls    classes
 	table  blockTable
-	pinned atomic.Bool
-	closed atomic.Bool
+	pinned sched.Bool
+	closed sched.Bool
 	// Written by the slow paths (a large request, a miss). The padding
 	// keeps these words off the cache lines of the fields above, which
 	// every fast-path call on every P reads: a lock or a counter written
 	// next to them would make those lines bounce between cores.
 	_      [128]byte
-	slow   sync.Mutex
+	slow   sched.Mutex
 	large  []*block // under slow, insertion order
-	misses atomic.Int64
-	hits   atomic.Int64 // hits counted off the fast path (large blocks, steals)
-	fails  atomic.Int64
+	misses sched.Int64
+	hits   sched.Int64 // hits counted off the fast path (large blocks, steals)
+	fails  sched.Int64
 	// onNew and onDrop, when set, are called under slow as a block is
 	// created (before the device call; an error refuses the allocation) and
 	// as it is dropped (also when the device call failed); onAdd is called
@@ -156,8 +155,7 @@ func (c *core) closeLocked() ([]spec.Block, error) {
 	if bugs.On(BugCloseUnclaimed) {
 		var all []spec.Block
 		c.table.all(func(b *block) { all = append(all, b.describe(0)) })
-		yield() // a racing call claims or frees a block here
-		c.closed.Store(true)
+		c.closed.Store(true) // a racing call claims or frees a block before this
 		sortBlocks(all)
 		return closeAll(c.dev, all)
 	}
@@ -226,8 +224,7 @@ func (c *core) freeMissed(p spec.Addr) error {
 		return nil
 	}
 	if bugs.On(BugFreeSecondLookup) {
-		yield() // a racing Alloc publishes p here
-		if c.table.get(p) != nil {
+		if c.table.get(p) != nil { // a racing Alloc may have published p since the first
 			return nil // found, and taken for freed: the block stays in use
 		}
 	}
@@ -308,10 +305,7 @@ func claimRelease(b *block, free int64) bool {
 		if b.frozen.Load() {
 			return false
 		}
-		for range 4 { // room for an Alloc and a Free of b
-			yield()
-		}
-		return b.use.CompareAndSwap(free, useReleased)
+		return b.use.CompareAndSwap(free, useReleased) // an Alloc and a Free of b may fit before this
 	}
 	if !b.use.CompareAndSwap(free, useReleased) {
 		return false

@@ -3,10 +3,10 @@ package sizeclass
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // Deferred is the pinned-host allocator with a queue that is safe for
@@ -18,7 +18,7 @@ import (
 type Deferred struct {
 	dev    spec.Device
 	owner  spec.Context
-	mu     sync.Mutex
+	mu     sched.Mutex
 	closed bool
 	live   map[spec.Addr]bool // handed out; true once queued
 	queue  []spec.Addr
@@ -80,12 +80,20 @@ func (d *Deferred) Free(ctx spec.Context, p spec.Addr) error {
 		return nil
 	}
 	delete(d.live, p)
-	d.mu.Unlock()
-	err := d.dev.Free(p)
-	if bugs.On(BugDeferredNoDrain) {
-		return err
+	if bugs.On(BugDeferredNoDrain) || bugs.On(BugDeferredRepeat) || bugs.On(BugDrainLate) {
+		d.mu.Unlock()
+		err := d.dev.Free(p)
+		if bugs.On(BugDeferredNoDrain) {
+			return err
+		}
+		return errors.Join(err, d.drain())
 	}
-	return errors.Join(err, d.drain())
+	// The queue is taken in the same critical section that releases p: the
+	// model's owner-side free is a free and a GC in one step, so a foreign
+	// free ordered after it stays queued.
+	q := d.takeQueueLocked()
+	d.mu.Unlock()
+	return errors.Join(d.dev.Free(p), d.freeAll(q))
 }
 
 // GC implements spec.DeferredAllocator.
@@ -103,13 +111,30 @@ func (d *Deferred) drain() error {
 	if bugs.On(BugDeferredRepeat) {
 		return d.drainFrontThenPop()
 	}
+	if bugs.On(BugDrainLate) {
+		return d.drainThenSwap()
+	}
 	d.mu.Lock()
+	q := d.takeQueueLocked()
+	d.mu.Unlock()
+	return d.freeAll(q)
+}
+
+// takeQueueLocked empties the queue and forgets its blocks, and returns
+// them: from here on they are the caller's to free, once. Called with mu
+// held.
+func (d *Deferred) takeQueueLocked() []spec.Addr {
 	q := d.queue
 	d.queue = nil
 	for _, p := range q {
 		delete(d.live, p)
 	}
-	d.mu.Unlock()
+	return q
+}
+
+// freeAll frees the blocks of a queue taken by takeQueueLocked, outside the
+// lock, and reports every failure.
+func (d *Deferred) freeAll(q []spec.Addr) error {
 	var errs []error
 	for _, p := range q {
 		if err := d.dev.Free(p); err != nil {
@@ -135,6 +160,24 @@ func (d *Deferred) drainFrontThenPop() error {
 	return nil
 }
 
+// drainThenSwap frees the queue it read under the lock, then empties the
+// queue under the lock again: two drains at once free the same blocks, and
+// a free queued during the frees is dropped, never made (the seeded
+// BugDrainLate).
+func (d *Deferred) drainThenSwap() error {
+	d.mu.Lock()
+	q := d.queue
+	d.mu.Unlock()
+	err := d.freeAll(q)
+	d.mu.Lock()
+	for _, p := range q {
+		delete(d.live, p)
+	}
+	d.queue = nil
+	d.mu.Unlock()
+	return err
+}
+
 // Pending implements spec.DeferredAllocator.
 func (d *Deferred) Pending() int {
 	d.mu.Lock()
@@ -150,6 +193,14 @@ func (d *Deferred) Close() error {
 		return spec.ErrClosed
 	}
 	d.closed = true
+	if bugs.On(BugDeferredRepeat) || bugs.On(BugDrainLate) {
+		d.mu.Unlock()
+		return d.drain()
+	}
+	// The queue is taken in the same critical section that closes: a
+	// Pending that sees the allocator closed sees it drained too, as the
+	// model's Close, a GC and then closed, in one step.
+	q := d.takeQueueLocked()
 	d.mu.Unlock()
-	return d.drain()
+	return d.freeAll(q)
 }

@@ -1,6 +1,6 @@
 package sizeclass
 
-import "sync/atomic"
+import "github.com/memverify/memverify/sched"
 
 // classIndex lists every block of one class, so that a steal scans the
 // class's blocks only, without a lock. Writers hold core.slow. Between
@@ -9,7 +9,7 @@ import "sync/atomic"
 // snapshot never changes under it. Dropping blocks (Trim) builds a new
 // array.
 type classIndex struct {
-	cur atomic.Pointer[[]*block]
+	cur sched.Pointer[[]*block]
 }
 
 // load returns a snapshot of the class's blocks.

@@ -2,10 +2,10 @@ package sizeclass
 
 import (
 	"runtime"
-	"sync/atomic"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // LockFree keeps each class's free blocks on Treiber stacks, one per P and
@@ -80,7 +80,7 @@ type lfShard struct {
 	private  []*block
 	privN    []int32
 	hits     int64
-	hitsRace atomic.Int64
+	hitsRace sched.Int64
 	_        [128 - 88]byte
 }
 
@@ -133,6 +133,9 @@ func NewLockFree(dev spec.Device, cfg spec.Config) (*LockFree, error) {
 
 // Alloc implements spec.Pool.
 func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
+	if bugs.On(PerfAllocRecord) {
+		recordAlloc(n)
+	}
 	class := l.cls.small(n)
 	if class < 0 || l.closed.Load() {
 		size, c, done, err := l.check(n)
@@ -146,7 +149,8 @@ func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
 	}
 	var b *block
 	if bugs.On(BugABAHead) {
-		// The seam yields inside pop, which must not happen pinned.
+		// The seeded bug's pop runs unpinned: another goroutine of the same
+		// P can pop and push between its read of the head and its CAS.
 		if b = l.pop(&l.shards[l.hint()].stacks[class]); b != nil {
 			l.hits.Add(1)
 		}
@@ -200,10 +204,7 @@ func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
 // marks it with a store, as if the pop made b the popper's alone.
 func (l *LockFree) claimPopped(b *block, n int64) bool {
 	if bugs.On(BugPopByStore) {
-		for range 4 {
-			yield() // let a Close release the block here
-		}
-		b.use.Store(n)
+		b.use.Store(n) // a Close may have released b since the pop
 		return true
 	}
 	return b.use.CompareAndSwap(0, n)
@@ -249,7 +250,6 @@ func (l *LockFree) Free(p spec.Addr) error {
 		if b.use.Load() <= 0 {
 			return errDoubleFree(p)
 		}
-		yield()
 		b.use.Store(0)
 		if b.class >= 0 {
 			l.push(&l.shards[l.hint()].stacks[b.class], b)

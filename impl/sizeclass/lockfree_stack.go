@@ -8,16 +8,16 @@ package sizeclass
 import (
 	"cmp"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // stack is one class's free list in one shard; padded so neighbouring
 // stacks do not share a cache line.
 type stack struct {
-	head atomic.Uint64 // tag<<32 | slot; slot 0 is the empty stack
+	head sched.Uint64 // tag<<32 | slot; slot 0 is the empty stack
 	_    [56]byte
 }
 
@@ -27,6 +27,15 @@ func pack(tag, slot uint32) uint64 { return uint64(tag)<<32 | uint64(slot) }
 func (l *LockFree) push(s *stack, b *block) {
 	for {
 		old := s.head.Load()
+		if bugs.On(BugPushNextLate) {
+			// b is published first and linked after: a pop in between
+			// reads the next b had when it was last on a stack.
+			if s.head.CompareAndSwap(old, pack(uint32(old>>32)+1, b.idx)) {
+				b.next.Store(uint32(old))
+				return
+			}
+			continue
+		}
 		if b.next.Load() != uint32(old) { // often equal: a block popped and pushed back
 			b.next.Store(uint32(old))
 		}
@@ -41,7 +50,7 @@ func (l *LockFree) push(s *stack, b *block) {
 }
 
 // pop takes the top block of s, nil if s is empty. Like push, it never
-// blocks (without the seeded bug's yields), so it may run pinned.
+// blocks, so it may run pinned.
 func (l *LockFree) pop(s *stack) *block {
 	for {
 		old := s.head.Load()
@@ -53,10 +62,7 @@ func (l *LockFree) pop(s *stack) *block {
 		next := b.next.Load()
 		tag := uint32(old>>32) + 1
 		if bugs.On(BugABAHead) {
-			tag = 0
-			for range 4 {
-				yield() // let another thread pop this block, pop its next and push it back
-			}
+			tag = 0 // another thread may pop this block, pop its next and push it back before the CAS
 		}
 		if s.head.CompareAndSwap(old, pack(tag, next)) {
 			return b
@@ -69,7 +75,7 @@ func (l *LockFree) pop(s *stack) *block {
 // assigned and recycled under core.slow; a recycled slot is safe because the
 // stack heads carry tags.
 type slotTable struct {
-	dir   [slotDirs]atomic.Pointer[[slotChunk]atomic.Pointer[block]]
+	dir   [slotDirs]sched.Pointer[[slotChunk]sched.Pointer[block]]
 	next  uint32   // next never-used slot, under slow
 	free  []uint32 // recycled slots, under slow
 	limit uint32   // slots that may be used; 0 is all slotChunk*slotDirs (tests set fewer)
@@ -101,7 +107,7 @@ func (t *slotTable) assign(b *block) error {
 	}
 	chunk := t.dir[i/slotChunk].Load()
 	if chunk == nil {
-		chunk = new([slotChunk]atomic.Pointer[block])
+		chunk = new([slotChunk]sched.Pointer[block])
 		t.dir[i/slotChunk].Store(chunk)
 	}
 	chunk[i%slotChunk].Store(b)

@@ -3,17 +3,17 @@ package sizeclass
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // Mutex is the seed's design and the baseline: one lock around a map of every
 // block, a LIFO slice per class and a slice of large blocks in insertion
 // order. Device calls are made under the lock, as in the seed.
 type Mutex struct {
-	mu     sync.Mutex
+	mu     sched.Mutex
 	dev    spec.Device
 	cls    classes
 	pinned bool

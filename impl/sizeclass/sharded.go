@@ -3,10 +3,10 @@ package sizeclass
 import (
 	"fmt"
 	"runtime"
-	"sync/atomic"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // Sharded puts a small cache per P (a bounded LIFO per class) in front of
@@ -56,7 +56,7 @@ type Sharded struct {
 	// -race build); otherwise the pin alone makes it exclusive.
 	locked bool
 	spread bool
-	rr     atomic.Uint32
+	rr     sched.Uint32
 }
 
 // Limits of ShardedOptions: beyond them NewSharded answers ErrInvalidConfig.
@@ -104,6 +104,9 @@ func NewSharded(dev spec.Device, cfg spec.Config, opt ShardedOptions) (*Sharded,
 		// line; the slots are large enough to be apart anyway.
 		s.shards[i].n = make([]int32, len(s.cls.sizes), (len(s.cls.sizes)+31)&^31)
 		s.shards[i].slots = make([]*block, len(s.cls.sizes)*opt.Capacity)
+	}
+	if bugs.On(PerfLockedWhenParallel) && lockedWhenParallel() {
+		s.shards, s.locked, s.spread = s.shards[:1], true, true
 	}
 	s.central = make([]central, len(s.cls.sizes))
 	s.index = make([]classIndex, len(s.cls.sizes))

@@ -6,10 +6,9 @@
 package sizeclass
 
 import (
-	"sync"
-
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // shard is one P's cache: per class a LIFO of at most capacity entries,
@@ -18,7 +17,7 @@ import (
 // slots are kept apart so that a push or pop writes one int32 and at most
 // one pointer (no slice header, whose store costs a write barrier check).
 type shard struct {
-	mu    sync.Mutex
+	mu    sched.Mutex
 	n     []int32
 	slots []*block
 	hits  int64
@@ -60,7 +59,7 @@ func (sh *shard) push(b *block, capacity int) bool {
 
 // central is a class's list behind the shards, with the hits it served.
 type central struct {
-	mu   sync.Mutex
+	mu   sched.Mutex
 	free []*block
 	hits int64
 	_    [128 - 40]byte

@@ -28,9 +28,9 @@ func TestMorePsThanShards(t *testing.T) {
 	}
 	for name, f := range factories {
 		t.Run(name, func(t *testing.T) {
-			sizeclasstest.CheckPoolConcurrent(t, f)
-			sizeclasstest.CheckPoolExclusive(t, f)
-			sizeclasstest.CheckPoolDoubleFreeRace(t, f)
+			sizeclasstest.CheckConcurrent(t, f)
+			sizeclasstest.CheckExclusive(t, f)
+			sizeclasstest.CheckDoubleFreeRace(t, f)
 		})
 	}
 }

@@ -3,10 +3,10 @@ package sizeclass
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // Streams is a stream-ordered caching allocator. Each stream keeps its own
@@ -22,7 +22,7 @@ import (
 // an entry kept per stream ever seen would grow without bound.
 // The emptied lists are kept for the next stream that frees.
 type Streams struct {
-	mu     sync.Mutex
+	mu     sched.Mutex
 	dev    spec.Device
 	cls    classes
 	closed bool
@@ -174,6 +174,15 @@ func (a *Streams) Free(s spec.Stream, p spec.Addr) error {
 	}
 	if !b.inUse {
 		return errDoubleFree(p)
+	}
+	if bugs.On(BugStreamFreeSplit) {
+		// "Shorter critical sections": the block is checked under one
+		// acquisition of the lock and listed under another.
+		a.mu.Unlock()
+		a.mu.Lock()
+		if a.closed {
+			return spec.ErrClosed
+		}
 	}
 	b.inUse, b.stream = false, s
 	own := a.pendingOf(s)

@@ -1,9 +1,8 @@
 package sizeclass
 
 import (
-	"sync/atomic"
-
 	spec "github.com/memverify/memverify/model/sizeclass"
+	"github.com/memverify/memverify/sched"
 )
 
 // blockTable maps a block's address to its block for Sharded and LockFree:
@@ -17,17 +16,17 @@ import (
 // still probing the old array sees the table as it was just before, which
 // is a state the table really had, so reads stay linearizable.
 type blockTable struct {
-	arr atomic.Pointer[tableArray]
+	arr sched.Pointer[tableArray]
 	// live and dead change on the slow path: padded off the line of arr,
 	// which every Free reads.
 	_    [128]byte
-	live atomic.Int64 // blocks in the table
-	dead int          // tombstones in arr, under slow
+	live sched.Int64 // blocks in the table
+	dead int         // tombstones in arr, under slow
 }
 
 type tableArray struct {
 	shift uint // 64 - log2(len(slots))
-	slots []atomic.Pointer[block]
+	slots []sched.Pointer[block]
 }
 
 // tombstone marks a slot whose block was dropped; it matches no address
@@ -113,7 +112,7 @@ func (t *blockTable) rebuild(old *tableArray, want int) *tableArray {
 	for m := n; m > 1; m >>= 1 {
 		shift--
 	}
-	a := &tableArray{shift: shift, slots: make([]atomic.Pointer[block], n)}
+	a := &tableArray{shift: shift, slots: make([]sched.Pointer[block], n)}
 	if old != nil {
 		mask := uint64(n - 1)
 		for i := range old.slots {

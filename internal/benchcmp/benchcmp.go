@@ -8,8 +8,10 @@
 // statistics (golang.org/x/perf/benchmath: the median with a distribution-free
 // confidence interval), and gives each implementation's ratio to a reference
 // implementation of the same group with the Mann-Whitney U test of whether the
-// two differ at all. Ratios within one run are what a noisy shared machine can
-// support; absolute figures swing between runs.
+// two differ at all, and a verdict of three: faster, slower, or inconclusive
+// when the test or the medians' intervals cannot tell (Row.Versus). Ratios
+// within one run are what a noisy shared machine can support; absolute
+// figures swing between runs.
 package benchcmp
 
 import (
@@ -58,6 +60,29 @@ type Row struct {
 	// P is the Mann-Whitney p-value of "this row and the reference come from
 	// the same distribution"; below 0.05 the difference is significant.
 	P float64 `json:"p,omitempty"`
+	// Versus is the verdict against the reference, one of three:
+	// "faster" or "slower" when the difference is significant (P < 0.05)
+	// and the interval of the ratio of the medians (the reference's
+	// interval over this row's) lies wholly on one side of 1,
+	// "inconclusive" otherwise. For sec/op, faster is less time; for
+	// other units the same comparison reads "smaller" as "faster". ""
+	// when there is no reference.
+	Versus string `json:"versus,omitempty"`
+}
+
+// versus gives a row's verdict against the reference, from the two
+// medians' 95% intervals and the p-value (Row.Versus).
+func versus(r Row, ref benchmath.Summary) string {
+	if r.Unbounded || math.IsInf(ref.Lo, 0) || math.IsInf(ref.Hi, 0) || r.Lo <= 0 || r.Hi <= 0 || r.P >= 0.05 {
+		return "inconclusive"
+	}
+	switch {
+	case ref.Lo/r.Hi > 1:
+		return "faster"
+	case ref.Hi/r.Lo < 1:
+		return "slower"
+	}
+	return "inconclusive"
 }
 
 // Parse reads benchmark output and returns one row per group, implementation
@@ -140,12 +165,14 @@ func compare(rows []Row, sums map[rowKey]*benchmath.Sample, refImpl string) {
 		if !ok || r.Impl == refImpl {
 			continue
 		}
-		refMed := benchmath.AssumeNothing.Summary(ref, 0.95).Center
+		refSum := benchmath.AssumeNothing.Summary(ref, 0.95)
+		refMed := refSum.Center
 		r.RefImpl = refImpl
 		if r.Median != 0 {
 			r.Speedup = refMed / r.Median
 		}
 		r.P = benchmath.AssumeNothing.Compare(ref, sums[rowKey{r.Group, r.Procs, r.Impl, r.Unit}]).P
+		r.Versus = versus(*r, refSum)
 	}
 }
 
@@ -190,14 +217,26 @@ func splitName(full string) (group, impl string, procs int) {
 
 // MixedProcs reports whether rows hold benchmarks run at more than one
 // GOMAXPROCS, when names must show it to tell their rows apart.
+// Instruction counts (UnitInstr) are left out: they are taken at
+// GOMAXPROCS=1 by design (internal/gate), beside timings at any.
 func MixedProcs(rows []Row) bool {
+	first := -1
 	for _, r := range rows {
-		if r.Procs != rows[0].Procs {
+		if r.Unit == UnitInstr {
+			continue
+		}
+		if first < 0 {
+			first = r.Procs
+		} else if r.Procs != first {
 			return true
 		}
 	}
 	return false
 }
+
+// UnitInstr is the unit of instruction counts, as internal/gate writes
+// them: exact, one per benchmark.
+const UnitInstr = "instr/op"
 
 // Label is a group's name as the tables show it: with its -GOMAXPROCS
 // suffix when mixed (a run at several), as go test names it, and without it
@@ -222,7 +261,8 @@ func isDigits(s string) bool {
 }
 
 // Format renders rows as a Markdown table: time per op with its confidence
-// interval and the speedup over the reference, then allocations ("—" where
+// interval, the speedup over the reference with its verdict (faster,
+// slower, inconclusive), then allocations ("—" where
 // the run did not measure them: without -benchmem, 0 would claim a
 // zero-allocation path that nobody measured).
 func Format(rows []Row) string {
@@ -248,7 +288,7 @@ func Format(rows []Row) string {
 		}
 		vs, p := "", ""
 		if r.RefImpl != "" {
-			vs = fmt.Sprintf("%.2f×", r.Speedup)
+			vs = fmt.Sprintf("%.2f× %s", r.Speedup, r.Versus)
 			p = fmt.Sprintf("%.3f", r.P)
 		}
 		ci := interval(r, Duration)
@@ -257,6 +297,24 @@ func Format(rows []Row) string {
 			Duration(r.Median), ci, vs, p, unitCell(e, "B/op"), unitCell(e, "allocs/op"))
 	}
 	b.WriteString(formatMetrics(rows, mixed))
+	b.WriteString(formatCounts(rows))
+	return b.String()
+}
+
+// formatCounts renders the instruction counts (UnitInstr) as a table of
+// their own, empty when there are none: one exact count a benchmark, with
+// no interval to show.
+func formatCounts(rows []Row) string {
+	var b strings.Builder
+	for _, r := range rows {
+		if r.Unit != UnitInstr {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\n| benchmark | impl | instructions/op (callgrind, at GOMAXPROCS=1) |\n|---|---|---:|\n")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %.0f |\n", r.Group, r.Impl, r.Median)
+	}
 	return b.String()
 }
 
@@ -277,7 +335,7 @@ func formatMetrics(rows []Row, mixed bool) string {
 	var b strings.Builder
 	for _, r := range rows {
 		switch r.Unit {
-		case "sec/op", "B/op", "allocs/op":
+		case "sec/op", "B/op", "allocs/op", UnitInstr:
 			continue
 		}
 		if b.Len() == 0 {

@@ -236,3 +236,50 @@ func TestMaxIsTheLargestSample(t *testing.T) {
 		}
 	}
 }
+
+// TestVersusHasThreeVerdicts: against the reference, a row is faster or
+// slower only when the medians' intervals keep the ratio on one side of 1
+// and the difference is significant; otherwise inconclusive.
+func TestVersusHasThreeVerdicts(t *testing.T) {
+	var lines []string
+	for i, m := range []string{"100", "101", "99", "102", "98", "100", "101", "99"} {
+		for impl, v := range map[string]string{
+			"Fast": []string{"50", "51", "49", "52", "48", "50", "51", "49"}[i],
+			"Slow": []string{"200", "201", "199", "202", "198", "200", "201", "199"}[i],
+			"Same": []string{"100", "99", "101", "98", "102", "100", "99", "101"}[i],
+		} {
+			lines = append(lines, "BenchmarkPair/impl="+impl+"-2 1000 "+v+" ns/op")
+		}
+		lines = append(lines, "BenchmarkPair/impl=Model-2 1000 "+m+" ns/op")
+	}
+	rows, err := Parse(strings.NewReader(strings.Join(lines, "\n")), "versus", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"Fast": "faster", "Slow": "slower", "Same": "inconclusive", "Model": ""}
+	for _, r := range rows {
+		if r.Versus != want[r.Impl] {
+			t.Errorf("%s: versus %q, want %q", r.Impl, r.Versus, want[r.Impl])
+		}
+	}
+	if table := Format(rows); !strings.Contains(table, "2.00× faster") || !strings.Contains(table, "0.50× slower") {
+		t.Errorf("table:\n%s", table)
+	}
+}
+
+// TestCountsHaveATableOfTheirOwn: instruction counts are exact, one a
+// benchmark, taken at GOMAXPROCS=1 beside timings at 2: they get a table
+// of their own, and do not make the run's names carry -N suffixes.
+func TestCountsHaveATableOfTheirOwn(t *testing.T) {
+	rows, err := Parse(strings.NewReader(sample+"BenchmarkPair/impl=Fast 80000 305.4 instr/op\n"), "counts", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if MixedProcs(rows) {
+		t.Error("a count at GOMAXPROCS=1 made the run mixed")
+	}
+	table := Format(rows)
+	if !strings.Contains(table, "| Pair | Fast | 305 |") || strings.Contains(table, "| metric |") {
+		t.Errorf("table:\n%s", table)
+	}
+}

@@ -29,11 +29,11 @@ type ID string
 
 // Bug describes one seeded bug.
 type Bug struct {
-	ID      ID
-	Domain  string // the domain whose properties must kill it, e.g. "refcount"
-	Impl    string // the implementation that carries it, as named in the suites
-	Summary string // one line: what the defect is
-	Killer  string // the property expected to kill it
+	ID      ID     `json:"id"`
+	Domain  string `json:"domain"`  // the domain whose properties must kill it, e.g. "refcount"
+	Impl    string `json:"impl"`    // the implementation that carries it, as named in the suites
+	Summary string `json:"summary"` // one line: what the defect is
+	Killer  string `json:"killer"`  // the property expected to kill it
 }
 
 var (

@@ -63,7 +63,10 @@ func caseLines(cases []Case) []string {
 
 func caseLine(c Case) string {
 	s := c.Name + ": " + c.Measured
-	if !c.Met {
+	switch {
+	case c.Inconclusive:
+		s += " (inconclusive)"
+	case !c.Met:
 		s = "**" + s + "**"
 	}
 	return s

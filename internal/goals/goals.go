@@ -17,9 +17,18 @@
 // from the same medians the tables show means the status column of
 // bench/README.md is computed, not transcribed.
 //
-// Wall-clock goals are judged as measured. On a shared host the same code
-// can meet a bound in one run and miss it in the next; the verdict belongs
-// to the run, and the run's file is what to quote with it.
+// Every case gets one of three verdicts, from the 95% confidence interval
+// of its figure (benchcmp's median interval; for a ratio, the interval the
+// two medians' intervals allow): met when the interval lies on the right
+// side of the bound, missed only when it lies on the wrong side, and
+// inconclusive when it holds the bound, or when the samples are too few to
+// bound it. So a run on a busy host that measures a median a little above
+// a bound, with an interval that reaches below it, does not miss the goal:
+// it could not tell. A goal about work rather than time (how the bank free
+// list's cost grows with its size) is judged on instruction counts when
+// the run has them (instr/op, as internal/gate's callgrind runs write
+// them): exact counts, met or missed, never inconclusive; on times
+// otherwise. Allocation counts are exact too.
 package goals
 
 import (
@@ -51,11 +60,14 @@ type judged struct {
 }
 
 // Case is one measured case of a goal, such as OverlapRandom/rank=3/impl=Exact
-// measured at "134.2ns (goal ≤ 300.0ns)".
+// measured at "134.2ns [131.0ns, 137.9ns] (goal ≤ 300.0ns)".
 type Case struct {
 	Name     string `json:"name"`     // the group (or groups) it was measured on
-	Measured string `json:"measured"` // the figure and the bound
+	Measured string `json:"measured"` // the figure, its interval, and the bound
 	Met      bool   `json:"met"`
+	// Inconclusive is set when the case's interval holds its bound (or
+	// could not be bounded): neither met nor missed. Met is then false.
+	Inconclusive bool `json:"inconclusive,omitempty"`
 	// slack is the bound over the figure, oriented so that 1 is exactly
 	// at the bound and below 1 misses it: the tightest case has the least.
 	slack float64
@@ -120,6 +132,9 @@ func (r run) find(pattern string) (found []bench, missing []string) {
 	for _, alt := range expand(pattern) {
 		n := 0
 		for k := range r.rows {
+			if k.unit == benchcmp.UnitInstr {
+				continue // counts, taken at GOMAXPROCS=1: read by instr, not a benchmark of the run's
+			}
 			if ok, _ := path.Match(alt, k.group); ok {
 				n++
 				if b := (bench{k.group, k.procs}); !seen[b] {
@@ -218,10 +233,15 @@ func Judge(rows []benchcmp.Row) []Verdict {
 
 // status judges a goal on its cases and on what it needed and the run did
 // not measure. Half a goal measured is not a goal met: every implementation,
-// reference and size the goal names must be measured.
+// reference and size the goal names must be measured. A case missed is a
+// goal missed, whatever else is missing.
 func status(cases []Case, missing []string) Status {
+	inconclusive := false
 	for _, c := range cases {
-		if !c.Met {
+		switch {
+		case c.Inconclusive:
+			inconclusive = true
+		case !c.Met:
 			return NotMet
 		}
 	}
@@ -230,12 +250,37 @@ func status(cases []Case, missing []string) Status {
 		return NotMeasured
 	case len(missing) > 0:
 		return PartlyMeasured
+	case inconclusive:
+		return Inconclusive
 	}
 	return Met
 }
 
+// verdictOf judges a figure whose 95% interval is [lo, hi] against a bound:
+// the figure must be at most the bound (atMost) or at least it. It is met
+// when the whole interval is on the right side, missed when the whole
+// interval is on the wrong side, inconclusive otherwise, and when the
+// interval is unbounded (too few samples).
+func verdictOf(lo, hi, bound float64, atMost, bounded bool) (met, inconclusive bool) {
+	if !bounded {
+		return false, true
+	}
+	if atMost {
+		return hi <= bound, hi > bound && lo <= bound
+	}
+	return lo >= bound, lo < bound && hi >= bound
+}
+
+// ci renders an interval with show, or says it could not be bounded.
+func ci(lo, hi float64, bounded bool, show func(float64) string) string {
+	if !bounded {
+		return "[too few samples to bound]"
+	}
+	return "[" + show(lo) + ", " + show(hi) + "]"
+}
+
 // atMost: the median of impl on every group matching pattern is at most
-// limit (seconds per op).
+// limit (seconds per op), judged on its interval.
 func atMost(pattern string, impls []string, limit float64) check {
 	return func(r run) judged {
 		bs, missing := r.find(pattern)
@@ -247,11 +292,14 @@ func atMost(pattern string, impls []string, limit float64) check {
 					j.missing = append(j.missing, why)
 					continue
 				}
+				row, _ := r.row(b, impl, "sec/op")
+				met, inconclusive := verdictOf(row.Lo, row.Hi, limit, true, !row.Unbounded)
 				j.cases = append(j.cases, Case{
-					Name:     r.name(b, impl),
-					Measured: fmt.Sprintf("%s (goal ≤ %s)", benchcmp.Duration(m), benchcmp.Duration(limit)),
-					Met:      m <= limit,
-					slack:    limit / m,
+					Name:         r.name(b, impl),
+					Measured:     fmt.Sprintf("%s %s (goal ≤ %s)", benchcmp.Duration(m), ci(row.Lo, row.Hi, !row.Unbounded, benchcmp.Duration), benchcmp.Duration(limit)),
+					Met:          met,
+					Inconclusive: inconclusive,
+					slack:        limit / m,
 				})
 			}
 		}
@@ -260,7 +308,8 @@ func atMost(pattern string, impls []string, limit float64) check {
 }
 
 // faster: on every group matching pattern, ref's median over impl's is at
-// least times.
+// least times, judged on the interval of the ratio that the two medians'
+// intervals allow: [ref's low / impl's high, ref's high / impl's low].
 func faster(pattern, ref string, impls []string, times float64) check {
 	return func(r run) judged {
 		bs, missing := r.find(pattern)
@@ -278,11 +327,20 @@ func faster(pattern, ref string, impls []string, times float64) check {
 				if why != "" || refWhy != "" {
 					continue
 				}
+				row, _ := r.row(b, impl, "sec/op")
+				refRow, _ := r.row(b, ref, "sec/op")
+				bounded := !row.Unbounded && !refRow.Unbounded && row.Lo > 0
+				lo, hi := 0.0, 0.0
+				if bounded {
+					lo, hi = refRow.Lo/row.Hi, refRow.Hi/row.Lo
+				}
+				met, inconclusive := verdictOf(lo, hi, times, false, bounded)
 				j.cases = append(j.cases, Case{
-					Name:     r.name(b, impl),
-					Measured: fmt.Sprintf("%s×: %s against %s's %s (goal ≥ %s×)", ratio(rm/m), benchcmp.Duration(m), ref, benchcmp.Duration(rm), ratio(times)),
-					Met:      rm/m >= times,
-					slack:    rm / m / times,
+					Name:         r.name(b, impl),
+					Measured:     fmt.Sprintf("%s× %s: %s against %s's %s (goal ≥ %s×)", ratio(rm/m), ci(lo, hi, bounded, ratio), benchcmp.Duration(m), ref, benchcmp.Duration(rm), ratio(times)),
+					Met:          met,
+					Inconclusive: inconclusive,
+					slack:        rm / m / times,
 				})
 			}
 		}
@@ -320,63 +378,6 @@ func noAllocs(pattern string, impls []string) check {
 				}
 				j.cases = append(j.cases, Case{Name: r.name(b, impl), Measured: measured, Met: a == 0, slack: slack})
 			}
-		}
-		return j
-	}
-}
-
-// pairedGrowth: on every group matching pattern, impl's cost grows over a
-// sweep at most as much as log2 of the size does, judged on ratios that
-// each sample measured within itself: the unit "x@<size>/<base>" of a
-// benchmark that times every size in turns (BenchmarkBankFreeListSweep),
-// whose median the run holds. The ratio of two separate benchmarks'
-// medians would also carry the host's drift between their samples. sizes
-// gives each label's size, base being the smallest; every other size's
-// ratio must be measured. The per-size medians (unit "sec/op@<size>") are
-// shown beside the ratios.
-func pairedGrowth(pattern, impl string, sizes map[string]float64, base string) check {
-	var labels []string
-	for l := range sizes {
-		labels = append(labels, l)
-	}
-	sort.Slice(labels, func(i, j int) bool { return sizes[labels[i]] < sizes[labels[j]] })
-	return func(r run) judged {
-		bs, missing := r.find(pattern)
-		j := judged{missing: missing}
-		for _, b := range bs {
-			if !r.has(b, impl) {
-				j.missing = append(j.missing, r.name(b, impl)+" not in the run")
-				continue
-			}
-			var ms, figures []string
-			met, slack := true, math.Inf(1)
-			for _, l := range labels {
-				if row, ok := r.row(b, impl, "sec/op@"+l); ok {
-					ms = append(ms, l+" "+benchcmp.Duration(row.Median))
-				}
-				if l == base {
-					continue
-				}
-				unit := "x@" + l + "/" + base
-				row, ok := r.row(b, impl, unit)
-				if !ok {
-					j.missing = append(j.missing, r.name(b, impl)+" "+unit)
-					continue
-				}
-				got := row.Median
-				allowed := math.Log2(sizes[l]) / math.Log2(sizes[base])
-				met, slack = met && got <= allowed, min(slack, allowed/got)
-				figures = append(figures, fmt.Sprintf("%s→%s ×%.2f (goal ≤ ×%.2f)", base, l, got, allowed))
-			}
-			if len(figures) == 0 {
-				continue // no ratio measured: named as missing above
-			}
-			j.cases = append(j.cases, Case{
-				Name:     r.name(b, impl),
-				Measured: strings.Join(ms, ", ") + "; within each sample " + strings.Join(figures, ", "),
-				Met:      met,
-				slack:    slack,
-			})
 		}
 		return j
 	}

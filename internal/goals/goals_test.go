@@ -11,8 +11,22 @@ import (
 	"github.com/memverify/memverify/internal/benchcmp"
 )
 
-// parse reads benchmark lines, one sample each, as the goals read them.
+// parse reads benchmark lines as the goals read them, each line taken as
+// six identical samples: enough for benchmath to bound a median, with an
+// interval of the value alone, so that a test states the figure exactly.
 func parse(t *testing.T, lines ...string) []benchcmp.Row {
+	t.Helper()
+	var six []string
+	for _, l := range lines {
+		for range 6 {
+			six = append(six, l)
+		}
+	}
+	return parseOnce(t, six...)
+}
+
+// parseOnce reads benchmark lines, one sample each.
+func parseOnce(t *testing.T, lines ...string) []benchcmp.Row {
 	t.Helper()
 	rows, err := benchcmp.Parse(strings.NewReader(strings.Join(lines, "\n")+"\n"), "test", "Model")
 	if err != nil {
@@ -86,7 +100,7 @@ func TestPairedGrowth(t *testing.T) {
 	if v.Status != Met || len(v.Cases) != 2 {
 		t.Errorf("×1.30 and ×1.65: %+v", v)
 	}
-	if want := "1k 200.0ns, 10k 300.0ns, 100k 400.0ns; within each sample 1k→10k ×1.30 (goal ≤ ×1.33), 1k→100k ×1.65 (goal ≤ ×1.67)"; v.Cases[0].Measured != want {
+	if want := "1k 200.0ns, 10k 300.0ns, 100k 400.0ns; within each sample 1k→10k ×1.30 [1.30, 1.30] (goal ≤ ×1.33), 1k→100k ×1.65 [1.65, 1.65] (goal ≤ ×1.67)"; v.Cases[0].Measured != want {
 		t.Errorf("measured %q, want %q", v.Cases[0].Measured, want)
 	}
 	if v := sweep("1.30", "1.70"); v.Status != NotMet {
@@ -107,7 +121,7 @@ func TestPairedGrowth(t *testing.T) {
 func TestFormatShowsMisses(t *testing.T) {
 	vs := Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 10.5 ns/op"))
 	table := Format(vs)
-	if !strings.Contains(table, "**OverlapDense/impl=Exact: 10.5ns (goal ≤ 10.0ns)**") || !strings.Contains(table, "| **not met** |") {
+	if !strings.Contains(table, "**OverlapDense/impl=Exact: 10.5ns [10.5ns, 10.5ns] (goal ≤ 10.0ns)**") || !strings.Contains(table, "| **not met** |") {
 		t.Errorf("table:\n%s", table)
 	}
 }
@@ -130,6 +144,9 @@ func TestBaselineMeasuresEveryGoal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if onlyCounts(rows) {
+			continue // instruction counts, judged pooled with the campaigns (TestBaselinePassesTheGate)
+		}
 		for _, v := range Judge(rows) {
 			if v.Status.Unjudged() {
 				t.Errorf("%s: %s: %q matches no benchmark", filepath.Base(name), v.Domain, v.Goal)
@@ -142,7 +159,7 @@ func TestFormatRunsShowsEachRun(t *testing.T) {
 	fast := Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 8.5 ns/op"))
 	slow := Judge(parse(t, "BenchmarkOverlapDense/impl=Exact-2 1000000 12 ns/op"))
 	table := FormatRuns([]string{"quiet", "busy"}, [][]Verdict{fast, slow})
-	want := "| overlap | the dense path at most 10 ns | met: OverlapDense/impl=Exact 8.5ns (goal ≤ 10.0ns) | **not met: OverlapDense/impl=Exact 12.0ns (goal ≤ 10.0ns)** |"
+	want := "| overlap | the dense path at most 10 ns | met: OverlapDense/impl=Exact 8.5ns [8.5ns, 8.5ns] (goal ≤ 10.0ns) | **not met: OverlapDense/impl=Exact 12.0ns [12.0ns, 12.0ns] (goal ≤ 10.0ns)** |"
 	if !strings.Contains(table, want) || !strings.Contains(table, "| refcount | a register+unregister pair at most 100 ns sequentially | not measured: no benchmark matches RefcountPair | not measured: no benchmark matches RefcountPair |") {
 		t.Errorf("table:\n%s", table)
 	}
@@ -293,5 +310,127 @@ func TestStatusReadsAsText(t *testing.T) {
 	}
 	if !NotMeasured.Unjudged() || !PartlyMeasured.Unjudged() || NotMet.Unjudged() || Met.Unjudged() {
 		t.Error("Unjudged: want true for not measured and partly measured only")
+	}
+}
+
+// TestThreeVerdictsFromIntervals: a bound is met when the median's 95%
+// interval lies below it, missed only when the interval lies above it, and
+// inconclusive when the interval holds it or cannot be bounded.
+func TestThreeVerdictsFromIntervals(t *testing.T) {
+	dense := func(ns ...string) Verdict {
+		var lines []string
+		for _, v := range ns {
+			lines = append(lines, "BenchmarkOverlapDense/impl=Exact-2 1000000 "+v+" ns/op")
+		}
+		return verdict(t, Judge(parseOnce(t, lines...)), "the dense path")
+	}
+	for _, c := range []struct {
+		what string
+		ns   []string
+		want Status
+	}{
+		{"every sample below", []string{"8.1", "8.4", "8.2", "8.9", "8.3", "8.5", "8.6", "8.0"}, Met},
+		{"every sample above", []string{"11.1", "11.4", "11.2", "11.9", "11.3", "11.5", "11.6", "11.0"}, NotMet},
+		{"an interval across the bound", []string{"9.1", "9.6", "10.3", "10.8", "9.8", "10.1", "9.9", "10.4"}, Inconclusive},
+		{"too few samples to bound", []string{"12", "12", "12"}, Inconclusive},
+	} {
+		v := dense(c.ns...)
+		if v.Status != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", c.what, v.Status, c.want, v.Cases)
+		}
+		if c.want.FailsGate() != (c.want == NotMet) {
+			t.Errorf("%s: FailsGate = %v", c.what, c.want.FailsGate())
+		}
+	}
+	if !NotMeasured.FailsGate() || !PartlyMeasured.FailsGate() || Inconclusive.FailsGate() || Met.FailsGate() {
+		t.Error("FailsGate: want a gate to fail on not met and on not measured in full only")
+	}
+}
+
+// TestRatioGoalsUseTheIntervalOfTheRatio: a ratio is judged on the
+// interval its two medians' intervals allow.
+func TestRatioGoalsUseTheIntervalOfTheRatio(t *testing.T) {
+	var lines []string
+	for i, m := range []string{"58", "60", "62", "59", "61", "60"} {
+		s := []string{"18", "22", "19", "21", "20", "20"}[i]
+		lines = append(lines,
+			"BenchmarkSizeclassParallel/impl=Mutex-2 1000000 "+m+" ns/op",
+			"BenchmarkSizeclassParallel/impl=Sharded-2 1000000 "+s+" ns/op")
+	}
+	v := verdict(t, Judge(parseOnce(t, lines...)), "Sharded and LockFree at least 3×")
+	c := v.Cases[0]
+	if c.Met || !c.Inconclusive || !strings.Contains(c.Measured, "3.00× [") {
+		t.Errorf("60 ns against 20 ns, each ±10%%: %+v; want inconclusive with the ratio's interval", c)
+	}
+}
+
+// TestGrowthIsJudgedOnInstructionsWhereCounted: the bank free list's
+// growth is a goal about work: with instruction counts of its three sizes
+// it is judged on them, exactly; without, on the sweep's times.
+func TestGrowthIsJudgedOnInstructionsWhereCounted(t *testing.T) {
+	counts := func(bottomUp100k string) []string {
+		return []string{
+			"BenchmarkBankFreeList/live=1k/dir=BottomUp/impl=FreeListOpt 80000 2711 instr/op",
+			"BenchmarkBankFreeList/live=10k/dir=BottomUp/impl=FreeListOpt 80000 3005 instr/op",
+			"BenchmarkBankFreeList/live=100k/dir=BottomUp/impl=FreeListOpt 80000 " + bottomUp100k + " instr/op",
+			"BenchmarkBankFreeList/live=1k/dir=TopDown/impl=FreeListOpt 80000 2748 instr/op",
+			"BenchmarkBankFreeList/live=10k/dir=TopDown/impl=FreeListOpt 80000 3054 instr/op",
+			"BenchmarkBankFreeList/live=100k/dir=TopDown/impl=FreeListOpt 80000 3703 instr/op",
+		}
+	}
+	// The sweep's times miss the goal; the counts decide.
+	sweep := "BenchmarkBankFreeListSweep/dir=BottomUp/impl=FreeListOpt-2 1000 500 ns/op@100k 300 ns/op@10k 200 ns/op@1k 2.5 x@100k/1k 1.5 x@10k/1k"
+	v := verdict(t, Judge(parseOnce(t, append(counts("3518"), sweep)...)), "its cost per operation")
+	if v.Status != Met || len(v.Cases) != 2 || !strings.Contains(v.Cases[0].Measured, "1k→100k ×1.30 (goal ≤ ×1.67)") {
+		t.Errorf("×1.30 in instructions: %+v", v)
+	}
+	if v := verdict(t, Judge(parseOnce(t, counts("4800")...)), "its cost per operation"); v.Status != NotMet {
+		t.Errorf("×1.77 in instructions: %s, want not met (%+v)", v.Status, v.Cases)
+	}
+	// One count missing: the times judge, as before.
+	v = verdict(t, Judge(parseOnce(t, append(counts("3518")[1:], sweep)...)), "its cost per operation")
+	if v.Status == Met || !strings.Contains(strings.Join(v.Missing, ";"), "BankFreeListSweep/dir=TopDown") {
+		t.Errorf("a count missing: %+v; want the sweep's times judged", v)
+	}
+}
+
+// onlyCounts reports whether rows hold instruction counts alone.
+func onlyCounts(rows []benchcmp.Row) bool {
+	for _, r := range rows {
+		if r.Unit != benchcmp.UnitInstr {
+			return false
+		}
+	}
+	return len(rows) > 0
+}
+
+// TestBaselinePassesTheGate: the committed baseline, pooled, misses no
+// goal and measures every one in full (verify bench -file
+// 'reports/baseline/*.txt' -gate), and the bank list's growth, a goal
+// about work, is judged on its instruction counts.
+func TestBaselinePassesTheGate(t *testing.T) {
+	files, err := filepath.Glob("../../reports/baseline/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no baseline runs: %v", err)
+	}
+	var pooled []string
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pooled = append(pooled, string(data))
+	}
+	rows, err := benchcmp.Parse(strings.NewReader(strings.Join(pooled, "\n")), "baseline", "Model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range Judge(rows) {
+		if v.Status.FailsGate() {
+			t.Errorf("%s: %q %s: %+v %v", v.Domain, v.Goal, v.Status, v.Cases, v.Missing)
+		}
+		if strings.HasPrefix(v.Goal, "its cost per operation") && (len(v.Cases) == 0 || !strings.Contains(v.Cases[0].Measured, "instructions per op")) {
+			t.Errorf("the bank growth goal is not judged on instruction counts: %+v", v.Cases)
+		}
 	}
 }

@@ -17,8 +17,13 @@ const (
 	PartlyMeasured
 	// NotMet: a measured case misses its bound.
 	NotMet
-	// Met: everything the goal names was measured and met.
+	// Met: everything the goal names was measured and met, each case
+	// beyond doubt: its 95% confidence interval on the right side of its
+	// bound (a count, exact, on the right side).
 	Met
+	// Inconclusive: everything was measured, nothing missed beyond doubt,
+	// and some case's interval holds its bound: the run cannot tell.
+	Inconclusive
 )
 
 var statusText = [...]string{
@@ -26,6 +31,7 @@ var statusText = [...]string{
 	PartlyMeasured: "partly measured",
 	NotMet:         "not met",
 	Met:            "met",
+	Inconclusive:   "inconclusive",
 }
 
 func (s Status) String() string {
@@ -35,7 +41,7 @@ func (s Status) String() string {
 	return statusText[s]
 }
 
-// MarshalText writes the status as its text; a value outside the four is an
+// MarshalText writes the status as its text; a value outside the five is an
 // error, never a number in the report.
 func (s Status) MarshalText() ([]byte, error) {
 	if s < 0 || int(s) >= len(statusText) {
@@ -55,7 +61,13 @@ func (s *Status) UnmarshalText(b []byte) error {
 	return fmt.Errorf("goals: unknown status %q", b)
 }
 
-// Unjudged reports whether the run left the goal neither met nor missed:
-// not measured, or partly measured with every measured case met. A gate can
-// call such a goal neither.
+// Unjudged reports whether the run left the goal neither met nor missed
+// for want of measurements: not measured, or partly measured with nothing
+// measured missed. A gate can call such a goal neither.
 func (s Status) Unjudged() bool { return s == NotMeasured || s == PartlyMeasured }
+
+// FailsGate reports whether a gate on the goals fails on s: a goal missed,
+// or not measured in full. A goal met passes, and so does an inconclusive
+// one: its figures do not show a miss, and a gate that failed on them
+// would fail on the weather of the host.
+func (s Status) FailsGate() bool { return s == NotMet || s.Unjudged() }

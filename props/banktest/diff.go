@@ -6,16 +6,16 @@ import (
 	"slices"
 
 	"github.com/memverify/memverify/internal/trace"
-	spec "github.com/memverify/memverify/model/bank"
+	"github.com/memverify/memverify/model/bank"
 )
 
 // FreeListFactory builds the free list under test for a configuration. It may
 // refuse a configuration it cannot serve with an error; the properties only
 // pass valid ones and treat a refusal as a failure.
-type FreeListFactory func(spec.Config) (spec.FreeList, error)
+type FreeListFactory func(bank.Config) (bank.FreeList, error)
 
 // BanksFactory builds the banks under test for a configuration.
-type BanksFactory func(spec.BanksConfig) (spec.Banks, error)
+type BanksFactory func(bank.BanksConfig) (bank.Banks, error)
 
 // FreeListDiff runs ops against the model and an implementation in lock step
 // and reports the first disagreement: results compare exactly (the contract
@@ -23,15 +23,15 @@ type BanksFactory func(spec.BanksConfig) (spec.Banks, error)
 // invariants of the implementation. The state machines and the fuzz targets
 // share it.
 type FreeListDiff struct {
-	Model *spec.Model
-	Impl  spec.FreeList
-	cfg   spec.Config
+	Model *bank.Model   // the reference: draw the next op from its state
+	Impl  bank.FreeList // the list under test: change it only through Apply
+	cfg   bank.Config
 	tr    trace.Trace
 }
 
 // NewFreeListDiff returns a diff of a fresh model against factory's free list.
-func NewFreeListDiff(cfg spec.Config, factory FreeListFactory) (*FreeListDiff, error) {
-	m, err := spec.NewModel(cfg)
+func NewFreeListDiff(cfg bank.Config, factory FreeListFactory) (*FreeListDiff, error) {
+	m, err := bank.NewModel(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -40,31 +40,29 @@ func NewFreeListDiff(cfg spec.Config, factory FreeListFactory) (*FreeListDiff, e
 		return nil, fmt.Errorf("factory refused the valid configuration %+v: %v", cfg, err)
 	}
 	d := &FreeListDiff{Model: m, Impl: impl, cfg: cfg}
-	return d, d.Compare("NewFreeList")
+	return d, d.compare("NewFreeList")
 }
 
-// Trace returns the ops applied so far with the implementation's results.
-func (d *FreeListDiff) Trace() *trace.Trace { return &d.tr }
-
-// Fail formats a failure with the op trace.
+// Fail formats a failure: what went wrong, then the ops applied so far with
+// the implementation's results (the last is the one that went wrong).
 func (d *FreeListDiff) Fail(format string, args ...any) error {
 	return fmt.Errorf("%s", trace.Failure(fmt.Sprintf(format, args...), &d.tr, ""))
 }
 
 // Apply applies op to both free lists and compares everything observable.
-func (d *FreeListDiff) Apply(op spec.Op) error {
+func (d *FreeListDiff) Apply(op bank.Op) error {
 	want := op.Apply(d.Model)
 	got := op.Apply(d.Impl)
 	d.tr.Add(op, got)
 	if got != want {
 		return d.Fail("%v returned %v, the model %v", op, got, want)
 	}
-	return d.Compare(op.String())
+	return d.compare(op.String())
 }
 
-// Compare checks the implementation's dump, statistics and state against the
+// compare checks the implementation's dump, statistics and state against the
 // model's, and the implementation's invariants.
-func (d *FreeListDiff) Compare(after string) error {
+func (d *FreeListDiff) compare(after string) error {
 	wb, gb := d.Model.Blocks(), d.Impl.Blocks()
 	if !slices.Equal(wb, gb) {
 		return d.Fail("after %s Blocks() = %v, the model %v", after, gb, wb)
@@ -72,7 +70,7 @@ func (d *FreeListDiff) Compare(after string) error {
 	if ws, gs := d.Model.Stats(), d.Impl.Stats(); ws != gs {
 		return d.Fail("after %s Stats() = %+v, the model %+v", after, gs, ws)
 	}
-	if ws, gs := d.Model.State(), d.Impl.State(); !StateEqual(ws, gs) {
+	if ws, gs := d.Model.State(), d.Impl.State(); !stateEqual(ws, gs) {
 		return d.Fail("after %s State() = %v, the model %v", after, gs, ws)
 	}
 	if err := FreeListInvariants(d.cfg, gb, d.Impl.Stats()); err != nil {
@@ -85,20 +83,20 @@ func (d *FreeListDiff) Compare(after string) error {
 // that one free block over the whole range is left.
 func (d *FreeListDiff) FreeAll() error {
 	for _, r := range d.Model.State().Allocations {
-		if err := d.Apply(spec.Op{Kind: spec.OpFree, Addr: r.Addr}); err != nil {
+		if err := d.Apply(bank.Op{Kind: bank.OpFree, Addr: r.Addr}); err != nil {
 			return err
 		}
 	}
-	want := []spec.Block{{Addr: d.cfg.Offset, Size: d.cfg.Size}}
+	want := []bank.Block{{Addr: d.cfg.Offset, Size: d.cfg.Size}}
 	if got := d.Impl.Blocks(); !slices.Equal(got, want) {
 		return d.Fail("after freeing everything Blocks() = %v, want one free block %v", got, want)
 	}
 	return nil
 }
 
-// StateEqual reports whether two states are the same: configuration and
+// stateEqual reports whether two states are the same: configuration and
 // allocations (a nil and an empty allocation list are the same).
-func StateEqual(a, b spec.State) bool {
+func stateEqual(a, b bank.State) bool {
 	return a.Offset == b.Offset && a.Size == b.Size && a.Alignment == b.Alignment &&
 		a.MinAllocation == b.MinAllocation && slices.Equal(a.Allocations, b.Allocations)
 }
@@ -107,15 +105,15 @@ func StateEqual(a, b spec.State) bool {
 // compare exactly after every op, and the implementation's block invariants
 // hold.
 type BanksDiff struct {
-	Model *spec.BanksModel
-	Impl  spec.Banks
-	cfg   spec.BanksConfig
+	Model *bank.BanksModel // the reference: draw the next op from its state
+	Impl  bank.Banks       // the banks under test: change them only through Apply
+	cfg   bank.BanksConfig
 	tr    trace.Trace
 }
 
 // NewBanksDiff returns a diff of fresh model banks against factory's banks.
-func NewBanksDiff(cfg spec.BanksConfig, factory BanksFactory) (*BanksDiff, error) {
-	m, err := spec.NewBanksModel(cfg)
+func NewBanksDiff(cfg bank.BanksConfig, factory BanksFactory) (*BanksDiff, error) {
+	m, err := bank.NewBanksModel(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -124,30 +122,28 @@ func NewBanksDiff(cfg spec.BanksConfig, factory BanksFactory) (*BanksDiff, error
 		return nil, fmt.Errorf("factory refused the valid configuration %+v: %v", cfg, err)
 	}
 	d := &BanksDiff{Model: m, Impl: impl, cfg: cfg}
-	return d, d.Compare("NewBanks")
+	return d, d.compare("NewBanks")
 }
 
-// Trace returns the ops applied so far with the implementation's results.
-func (d *BanksDiff) Trace() *trace.Trace { return &d.tr }
-
-// Fail formats a failure with the op trace.
+// Fail formats a failure: what went wrong, then the ops applied so far with
+// the implementation's results (the last is the one that went wrong).
 func (d *BanksDiff) Fail(format string, args ...any) error {
 	return fmt.Errorf("%s", trace.Failure(fmt.Sprintf(format, args...), &d.tr, ""))
 }
 
 // Apply applies op to both and compares everything observable.
-func (d *BanksDiff) Apply(op spec.BanksOp) error {
+func (d *BanksDiff) Apply(op bank.BanksOp) error {
 	want := op.Apply(d.Model)
 	got := op.Apply(d.Impl)
 	d.tr.Add(op, got)
 	if got != want {
 		return d.Fail("%v returned %v, the model %v", op, got, want)
 	}
-	return d.Compare(op.String())
+	return d.compare(op.String())
 }
 
-// Compare checks buffers, statistics and blocks against the model.
-func (d *BanksDiff) Compare(after string) error {
+// compare checks buffers, statistics and blocks against the model.
+func (d *BanksDiff) compare(after string) error {
 	if wb, gb := d.Model.Buffers(), d.Impl.Buffers(); !reflect.DeepEqual(wb, gb) && len(wb)+len(gb) > 0 {
 		return d.Fail("after %s Buffers() = %+v, the model %+v", after, gb, wb)
 	}

@@ -3,18 +3,18 @@ package banktest
 import (
 	"fmt"
 
-	spec "github.com/memverify/memverify/model/bank"
+	"github.com/memverify/memverify/model/bank"
 )
 
 // FreeListInvariants checks what must hold of any free list at rest, from its
 // dump and statistics alone: the blocks tile [Offset, End) exactly, in address
 // order, each aligned and non-empty; no two free blocks are adjacent (free
 // coalesces on both sides); and Stats equals the sums over the blocks.
-func FreeListInvariants(cfg spec.Config, blocks []spec.Block, st spec.Stats) error {
+func FreeListInvariants(cfg bank.Config, blocks []bank.Block, st bank.Stats) error {
 	if len(blocks) == 0 {
 		return fmt.Errorf("Blocks() is empty: the range [%#x, %#x) is not tiled", uint64(cfg.Offset), uint64(cfg.End()))
 	}
-	want := spec.Stats{TotalAllocatable: cfg.Size}
+	want := bank.Stats{TotalAllocatable: cfg.Size}
 	next := cfg.Offset
 	for i, b := range blocks {
 		switch {
@@ -33,7 +33,7 @@ func FreeListInvariants(cfg spec.Config, blocks []spec.Block, st spec.Stats) err
 			want.Free += b.Size
 			want.LargestFree = max(want.LargestFree, b.Size)
 		}
-		next = b.Addr + spec.Addr(b.Size)
+		next = b.Addr + bank.Addr(b.Size)
 	}
 	if next != cfg.End() {
 		return fmt.Errorf("blocks end at %#x, want %#x", uint64(next), uint64(cfg.End()))
@@ -50,17 +50,17 @@ func FreeListInvariants(cfg spec.Config, blocks []spec.Block, st spec.Stats) err
 // the buffer's allocated block, on a slot boundary; no bank holds more than
 // ceil(pages / n) of a buffer's pages; and no two pages of any live buffers
 // share a byte of a bank. Pages outside a buffer are ErrInvalidAddress.
-func PageMappingInvariants(b spec.Banks) error {
+func PageMappingInvariants(b bank.Banks) error {
 	cfg := b.Config()
-	blockAt := map[spec.Addr]spec.Block{}
+	blockAt := map[bank.Addr]bank.Block{}
 	for _, blk := range b.Blocks() {
 		if blk.Allocated {
 			blockAt[blk.Addr] = blk
 		}
 	}
 	type slot struct {
-		bank int
-		lo   spec.Addr
+		inBank int
+		lo     bank.Addr
 	}
 	owner := map[slot]string{}
 	for _, buf := range b.Buffers() {
@@ -68,40 +68,40 @@ func PageMappingInvariants(b spec.Banks) error {
 		if !ok {
 			return fmt.Errorf("buffer at %#x has no allocated block", uint64(buf.Addr))
 		}
-		stride, _ := spec.AlignUp(uint64(buf.PageSize), uint64(cfg.List.Alignment))
+		stride, _ := bank.AlignUp(uint64(buf.PageSize), uint64(cfg.List.Alignment))
 		n := int64(len(buf.Banks))
 		rows := buf.Pages()/n + min(buf.Pages()%n, 1) // ceil, without a sum that could wrap
 		perBank := map[int]int64{}
 		for i := int64(0); i < buf.Pages(); i++ {
-			bank, abs, err := b.PageAddress(buf.Addr, i)
+			inBank, abs, err := b.PageAddress(buf.Addr, i)
 			if err != nil {
 				return fmt.Errorf("PageAddress(%#x, %d) of a %d-page buffer: %v", uint64(buf.Addr), i, buf.Pages(), err)
 			}
-			if bank != buf.Banks[i%n] {
-				return fmt.Errorf("page %d of buffer %#x over banks %v is in bank %d", i, uint64(buf.Addr), buf.Banks, bank)
+			if inBank != buf.Banks[i%n] {
+				return fmt.Errorf("page %d of buffer %#x over banks %v is in bank %d", i, uint64(buf.Addr), buf.Banks, inBank)
 			}
-			local := abs - cfg.Offsets[bank]
-			if abs < cfg.Offsets[bank] || local < buf.Addr || uint64(local-buf.Addr)%stride != 0 ||
+			local := abs - cfg.Offsets[inBank]
+			if abs < cfg.Offsets[inBank] || local < buf.Addr || uint64(local-buf.Addr)%stride != 0 ||
 				uint64(local-buf.Addr)+stride > uint64(blk.Size) {
 				return fmt.Errorf("page %d of buffer %#x maps to bank %d at %#x (local %#x): not a slot of its block %v",
-					i, uint64(buf.Addr), bank, uint64(abs), uint64(local), blk)
+					i, uint64(buf.Addr), inBank, uint64(abs), uint64(local), blk)
 			}
-			if perBank[bank]++; perBank[bank] > rows {
-				return fmt.Errorf("bank %d holds more than ceil(%d / %d) = %d pages of buffer %#x", bank, buf.Pages(), n, rows, uint64(buf.Addr))
+			if perBank[inBank]++; perBank[inBank] > rows {
+				return fmt.Errorf("bank %d holds more than ceil(%d / %d) = %d pages of buffer %#x", inBank, buf.Pages(), n, rows, uint64(buf.Addr))
 			}
 			// Slots of different buffers may have different strides: claim
 			// every alignment granule the page's bytes touch.
 			name := fmt.Sprintf("page %d of buffer %#x", i, uint64(buf.Addr))
 			for g := uint64(0); g < uint64(buf.PageLen(i)); g += uint64(cfg.List.Alignment) {
-				s := slot{bank, local + spec.Addr(g)}
+				s := slot{inBank, local + bank.Addr(g)}
 				if prev, dup := owner[s]; dup {
-					return fmt.Errorf("%s and %s share bank %d at local %#x", prev, name, bank, uint64(s.lo))
+					return fmt.Errorf("%s and %s share bank %d at local %#x", prev, name, inBank, uint64(s.lo))
 				}
 				owner[s] = name
 			}
 		}
 		for _, bad := range []int64{-1, buf.Pages()} {
-			if _, _, err := b.PageAddress(buf.Addr, bad); spec.ErrName(err) != "ErrInvalidAddress" {
+			if _, _, err := b.PageAddress(buf.Addr, bad); bank.ErrName(err) != "ErrInvalidAddress" {
 				return fmt.Errorf("PageAddress(%#x, %d) of a %d-page buffer: %v, want ErrInvalidAddress", uint64(buf.Addr), bad, buf.Pages(), err)
 			}
 		}

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"sync"
 
-	spec "github.com/memverify/memverify/model/bank"
+	"github.com/memverify/memverify/model/bank"
 	"pgregory.net/rapid"
 )
 
-// CheckBanksParallel runs clients in parallel against factory's banks (which
+// CheckParallel runs clients in parallel against factory's banks (which
 // must be safe for concurrent use), each on buffers of its own: allocate,
 // fill every page with the client's pattern through PageAddress in a shared
 // simulated memory, yield, read every page back, free. Buffers live at the
@@ -18,7 +18,7 @@ import (
 // its own pattern, or whose buffer vanished or moved, has been hit by another
 // client's operation. At the end no buffer is left, nothing is allocated and
 // one free block spans the range. Run it under -race too.
-func CheckBanksParallel(t rapid.TB, factory BanksFactory) {
+func CheckParallel(t rapid.TB, factory BanksFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
 		cfg := drawBanksConfig(rt)
@@ -26,13 +26,13 @@ func CheckBanksParallel(t rapid.TB, factory BanksFactory) {
 		if err != nil {
 			rt.Fatalf("factory refused the valid configuration %+v: %v", cfg, err)
 		}
-		mem, err := spec.NewMemory(cfg)
+		mem, err := bank.NewMemory(cfg)
 		if err != nil {
 			rt.Fatalf("%v", err)
 		}
 		var memMu sync.Mutex // the simulator is not safe for concurrent use; the banks are
 		const clients = 4
-		var scripts [clients][]spec.BanksOp
+		var scripts [clients][]bank.BanksOp
 		for c := range scripts {
 			for range rapid.IntRange(1, 6).Draw(rt, "rounds") {
 				scripts[c] = append(scripts[c], drawBanksAlloc(rt, cfg))
@@ -60,7 +60,7 @@ func CheckBanksParallel(t rapid.TB, factory BanksFactory) {
 		if live := b.Buffers(); len(live) > 0 {
 			rt.Fatalf("every client freed its buffers, but Buffers() = %+v", live)
 		}
-		want := []spec.Block{{Addr: cfg.List.Offset, Size: cfg.List.Size}}
+		want := []bank.Block{{Addr: cfg.List.Offset, Size: cfg.List.Size}}
 		if got := b.Blocks(); !slices.Equal(got, want) {
 			rt.Fatalf("every client freed its buffers, but Blocks() = %v", got)
 		}
@@ -68,15 +68,15 @@ func CheckBanksParallel(t rapid.TB, factory BanksFactory) {
 }
 
 // parallelRound is one client round: allocate, fill, yield, verify, free.
-func parallelRound(b spec.Banks, mem *spec.Memory, mu *sync.Mutex, op spec.BanksOp, seed uint64) error {
+func parallelRound(b bank.Banks, mem *bank.Memory, mu *sync.Mutex, op bank.BanksOp, seed uint64) error {
 	r := op.Apply(b)
 	if r.Err != "" {
 		return nil // a refused or failed allocation is the state machine's business
 	}
-	buf := spec.Buffer{Addr: r.Addr, Size: op.Size, PageSize: op.PageSize}
+	buf := bank.Buffer{Addr: r.Addr, Size: op.Size, PageSize: op.PageSize}
 	access := func(write bool) error {
 		for i := int64(0); i < buf.Pages(); i++ {
-			bank, abs, err := b.PageAddress(buf.Addr, i)
+			inBank, abs, err := b.PageAddress(buf.Addr, i)
 			if err != nil {
 				return fmt.Errorf("%v -> %#x, then PageAddress(%#x, %d): %v", op, uint64(buf.Addr), uint64(buf.Addr), i, err)
 			}
@@ -86,9 +86,9 @@ func parallelRound(b spec.Banks, mem *spec.Memory, mu *sync.Mutex, op spec.Banks
 				for j := range data {
 					data[j] = patternByte(seed, i, int64(j))
 				}
-				err = mem.Write(bank, abs, data)
+				err = mem.Write(inBank, abs, data)
 			} else {
-				err = mem.Read(bank, abs, data)
+				err = mem.Read(inBank, abs, data)
 			}
 			mu.Unlock()
 			if err != nil {
@@ -97,7 +97,7 @@ func parallelRound(b spec.Banks, mem *spec.Memory, mu *sync.Mutex, op spec.Banks
 			for j, c := range data {
 				if w := patternByte(seed, i, int64(j)); !write && c != w {
 					return fmt.Errorf("byte %d of page %d of buffer %#x (bank %d, %#x) is %#x, not this client's %#x: another client's operation changed it",
-						j, i, uint64(buf.Addr), bank, uint64(abs)+uint64(j), c, w)
+						j, i, uint64(buf.Addr), inBank, uint64(abs)+uint64(j), c, w)
 				}
 			}
 		}

@@ -7,17 +7,17 @@ import (
 	"pgregory.net/rapid"
 )
 
-// CheckRegistryBytesSaturate runs one fixed sequence of overlapping
-// registrations of up to math.MaxInt64 bytes each (owned pointers and a
-// buffer, three of them at once, so the live sizes sum past 2^64) against the
-// registry built by factory, and checks Stats().Bytes after every step against
-// the contract: math.MaxInt64 while the live sizes sum past it, exact
-// otherwise. Sizes are int64 and registrations may overlap, so a registry that
-// sums them in an int64 wraps to a small or negative figure. The generated op
-// sequences of the other properties draw small sizes and never get there.
-func CheckRegistryBytesSaturate(t rapid.TB, factory RegistryFactory) {
+// CheckBytesSaturate runs one fixed sequence of overlapping registrations of
+// up to math.MaxInt64 bytes each (owned pointers and a buffer, three of them
+// at once, so the live sizes sum past 2^64) against the registry built by
+// factory, and checks Stats().Bytes after every step against the contract:
+// math.MaxInt64 while the live sizes sum past it, exact otherwise. Sizes are
+// int64 and registrations may overlap, so a registry that sums them in an
+// int64 wraps to a small or negative figure. The generated op sequences of
+// the other properties draw small sizes and never get there.
+func CheckBytesSaturate(t rapid.TB, factory RegistryFactory) {
 	t.Helper()
-	r := factory(&FreeLog{})
+	r := factory(&freeLog{})
 	const huge = math.MaxInt64
 	steps := []struct {
 		op   spec.Op

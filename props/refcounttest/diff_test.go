@@ -14,7 +14,7 @@ type misordered struct {
 	*spec.Locked
 	reverseLive bool
 	f           spec.Freer
-	closing     []FreeCall // Close's frees, held back to be made reversed
+	closing     []freeCall // Close's frees, held back to be made reversed
 	inClose     bool
 }
 
@@ -22,7 +22,7 @@ func newMisordered(f spec.Freer, reverseLive bool) *misordered {
 	r := &misordered{f: f, reverseLive: reverseLive}
 	r.Locked = spec.NewLocked(spec.FreerFunc(func(p spec.Addr, bytes int64, kind spec.Kind) {
 		if r.inClose {
-			r.closing = append(r.closing, FreeCall{p, bytes, kind})
+			r.closing = append(r.closing, freeCall{p, bytes, kind})
 			return
 		}
 		f.Free(p, bytes, kind)

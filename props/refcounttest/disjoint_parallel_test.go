@@ -58,6 +58,6 @@ func TestStripIDsKeepsOrderIgnoresIDs(t *testing.T) {
 // The model under other IDs passes the parallel property.
 func TestDisjointParallelAcceptsOtherIDs(t *testing.T) {
 	for range 5 { // a few hundred generated runs: two buffers sharing a real pointer are not drawn often
-		CheckRegistryDisjointParallel(t, func(f spec.Freer) spec.Registry { return invertedIDs{spec.NewLocked(f)} })
+		CheckDisjointParallel(t, func(f spec.Freer) spec.Registry { return invertedIDs{spec.NewLocked(f)} })
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/memverify/memverify/internal/draw"
 	"github.com/memverify/memverify/internal/linear"
 	spec "github.com/memverify/memverify/model/refcount"
 	"pgregory.net/rapid"
@@ -98,64 +99,79 @@ var refcountLinModel = porcupine.Model{
 	DescribeState: func(state any) string { return fmt.Sprint(state.(linState).shares) },
 }
 
-// CheckRegistryLinearizable records short histories of Retain, Unregister,
-// Register, IsRegistered and Refs racing from three goroutines on a shared
-// buffer and an owned pointer, and checks each for linearizability against the
+// CheckLinearizable records short histories of Retain, Unregister, Register,
+// IsRegistered and Refs racing from three goroutines on a shared buffer and
+// an owned pointer, and checks each for linearizability against the
 // sequential contract with porcupine. A history the checker cannot decide in
 // time proves nothing and is skipped.
-func CheckRegistryLinearizable(t rapid.TB, factory RegistryFactory) {
+func CheckLinearizable(t rapid.TB, factory RegistryFactory) {
 	t.Helper()
-	const clients, opsPerClient = 3, 6
 	rapid.Check(t, func(rt *rapid.T) {
-		plans := make([][]linInput, clients)
+		plans := make([][]linInput, linClients)
 		for c := range plans {
-			plans[c] = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) linInput {
-				g := rapid.IntRange(0, 1).Draw(t, "group")
-				in := linInput{group: g, op: rapid.SampledFrom([]spec.OpKind{
-					spec.OpRetain, spec.OpUnregister, spec.OpUnregister, spec.OpIsRegistered, spec.OpRefs,
-				}).Draw(t, "op")}
-				if g == 0 {
-					in.slot = rapid.IntRange(0, 1).Draw(t, "slot")
-				} else if rapid.IntRange(0, 3).Draw(t, "register") == 0 {
-					in.op = spec.OpRegister
-				}
-				return in
-			}), opsPerClient, opsPerClient).Draw(rt, fmt.Sprintf("client%d", c))
+			plans[c] = rapid.SliceOfN(rapid.Custom(drawLinInput), linOpsPerClient, linOpsPerClient).Draw(rt, fmt.Sprintf("client%d", c))
 		}
-		r := factory(&FreeLog{})
+		r := factory(&freeLog{})
 		if _, err := r.RegisterBuffer(0x9000, 0x40, []spec.Addr{0x9010, 0x9010}, spec.ScalarNew); err != nil {
 			rt.Fatalf("setup RegisterBuffer: %v", err)
 		}
 		if err := r.Register(0xa000, 0x40, spec.ScalarNew); err != nil {
 			rt.Fatalf("setup Register: %v", err)
 		}
-		var rec linear.Recorder
-		var start, done sync.WaitGroup
-		start.Add(1)
-		for c, plan := range plans {
-			done.Add(1)
-			go func() {
-				defer done.Done()
-				start.Wait()
-				for _, in := range plan {
-					op := spec.Op{Kind: in.op, P: linGroups[in.group][in.slot], Bytes: 0x40, Alloc: spec.ScalarNew}
-					rec.Do(c, in, func() any {
-						res := op.Apply(r)
-						res.ID = 0
-						return res
-					})
-				}
-			}()
-		}
-		start.Done()
-		done.Wait()
-		res := linear.Check(refcountLinModel, rec.History(), 5*time.Second)
+		history := raceLinPlans(r, plans)
+		res := linear.Check(refcountLinModel, history, 5*time.Second)
 		switch res.Verdict {
 		case linear.NotLinearizable:
-			rt.Fatalf("history of %v:\n%s", res, linear.Describe(rec.History()))
+			rt.Fatalf("history of %v:\n%s", res, linear.Describe(history))
 		case linear.Unknown:
 			// rapid draws another case instead, and fails the run if too few prove anything.
 			rt.Skipf("%v: this history proves nothing", res)
 		}
 	})
+}
+
+// How many goroutines race in a history, and how many ops each makes.
+const linClients, linOpsPerClient = 3, 6
+
+// drawLinInput draws one op of a history: mostly retains, releases and
+// queries of either group; about one time in four, for the owned pointer, a
+// Register (refused while it is registered). It shrinks to a Retain of the
+// buffer's real pointer.
+func drawLinInput(t *rapid.T) linInput {
+	g := rapid.IntRange(0, 1).Draw(t, "group")
+	in := linInput{group: g, op: rapid.SampledFrom([]spec.OpKind{
+		spec.OpRetain, spec.OpUnregister, spec.OpUnregister, spec.OpIsRegistered, spec.OpRefs,
+	}).Draw(t, "op")}
+	if g == 0 {
+		in.slot = rapid.IntRange(0, 1).Draw(t, "slot")
+	} else if draw.Rarely(t, 4, "register") {
+		in.op = spec.OpRegister
+	}
+	return in
+}
+
+// raceLinPlans runs each plan in a goroutine of its own against r, all
+// started at once, and returns the recorded history.
+func raceLinPlans(r spec.Registry, plans [][]linInput) []porcupine.Operation {
+	var rec linear.Recorder
+	var start, done sync.WaitGroup
+	start.Add(1)
+	for c, plan := range plans {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			start.Wait()
+			for _, in := range plan {
+				op := spec.Op{Kind: in.op, P: linGroups[in.group][in.slot], Bytes: 0x40, Alloc: spec.ScalarNew}
+				rec.Do(c, in, func() any {
+					res := op.Apply(r)
+					res.ID = 0
+					return res
+				})
+			}
+		}()
+	}
+	start.Done()
+	done.Wait()
+	return rec.History()
 }

@@ -13,11 +13,11 @@ import (
 	"pgregory.net/rapid"
 )
 
-// CheckPoolCloseRace races Close against everything else: goroutines run
-// drawn plans of Alloc and Free (each frees only its own blocks) and an
-// occasional Trim, while two more goroutines each call Close after a drawn
-// number of yields. A pool is safe for concurrent use, Close included, so
-// every call is ordered before or after the one Close that succeeds:
+// CheckCloseRace races Close against everything else: goroutines run drawn
+// plans of Alloc and Free (each frees only its own blocks) and, most often,
+// one Trim, while two more goroutines each call Close after a drawn number
+// of yields. A pool is safe for concurrent use, Close included, so every
+// call is ordered before or after the one Close that succeeds:
 //
 //   - exactly one Close succeeds and the other answers ErrClosed;
 //   - every call answers as if ordered before Close (its usual answer) or
@@ -34,7 +34,7 @@ import (
 //
 // Failures are timing-dependent: rapid's shrinking may not reproduce them,
 // and a seed that failed may pass on a rerun; the output shows the plans.
-func CheckPoolCloseRace(t rapid.TB, factory PoolFactory) {
+func CheckCloseRace(t rapid.TB, factory PoolFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
 		cfg, dev, pool := newSmallPool(rt, factory)
@@ -42,63 +42,17 @@ func CheckPoolCloseRace(t rapid.TB, factory PoolFactory) {
 		// front cache holds (so that some sit deeper, in shared lists or
 		// stacks), and keep some blocks in use.
 		cacheBlocks(rt, pool, cfg, 24)
-		warm := drawPlan(rt, cfg, "warm.")
-		held := runPlan(pool, warm, nil).live
-
-		const workers = 3
-		plans := make([][]scPlanOp, workers)
-		trims := make([]int, workers) // Trim after this many ops (-1: none)
-		for g := range plans {
-			plans[g] = drawPlan(rt, cfg, fmt.Sprintf("g%d.", g))
-			trims[g] = rapid.IntRange(-1, len(plans[g])).Draw(rt, fmt.Sprintf("g%d.trim", g))
+		r := closeRace{warm: drawPlan(rt, cfg, "warm.")}
+		held := runPlan(pool, r.warm, nil).live
+		r.draw(rt, cfg, 3)
+		leaks, err := r.run(pool)
+		if err != nil {
+			rt.Fatalf("%v\n%s", err, r)
 		}
-		delays := [2]int{rapid.IntRange(0, 64).Draw(rt, "close1.delay"), rapid.IntRange(0, 64).Draw(rt, "close2.delay")}
-
-		runs := make([]closeRaceRun, workers)
-		var closes [2]struct {
-			leaks []spec.Block
-			err   error
-		}
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for g := range plans {
-			wg.Go(func() {
-				<-start
-				runs[g] = runCloseRacePlan(pool, plans[g], trims[g])
-			})
-		}
-		for i := range closes {
-			wg.Go(func() {
-				<-start
-				for range delays[i] {
-					runtime.Gosched()
-				}
-				closes[i].leaks, closes[i].err = pool.Close()
-			})
-		}
-		close(start)
-		wg.Wait()
-
-		describe := func() string {
-			return fmt.Sprintf("warm-up %v\nplans %v (Trim after %v ops)\nClose delays %v", warm, plans, trims, delays)
-		}
-		var leaks []spec.Block
-		switch {
-		case closes[0].err == nil && errors.Is(closes[1].err, spec.ErrClosed):
-			leaks = closes[0].leaks
-		case closes[1].err == nil && errors.Is(closes[0].err, spec.ErrClosed):
-			leaks = closes[1].leaks
-		default:
-			rt.Fatalf("two racing Closes answered %v and %v: want one nil and one ErrClosed\n%s",
-				closes[0].err, closes[1].err, describe())
-		}
-		for g, r := range runs {
-			if err := r.check(); err != nil {
-				rt.Fatalf("goroutine %d: %v\nanswers %q\n%s", g, err, r.answers, describe())
-			}
-			for a := range r.live {
+		for g, run := range r.runs {
+			for a := range run.live {
 				if held[a] {
-					rt.Fatalf("block %v is held by two owners at once\n%s", a, describe())
+					rt.Fatalf("goroutine %d holds block %v, which another owner holds too\n%s", g, a, r)
 				}
 				held[a] = true
 			}
@@ -109,18 +63,86 @@ func CheckPoolCloseRace(t rapid.TB, factory PoolFactory) {
 		}
 		if !maps.Equal(reported, held) {
 			rt.Fatalf("Close reported leaks %v, but the blocks held when it ran are %v\n%s",
-				sortedAddrs(reported), sortedAddrs(held), describe())
+				sortedAddrs(reported), sortedAddrs(held), r)
 		}
-		if err := CheckPoolInvariants(pool, dev, nil, true); err != nil {
-			rt.Fatalf("%v\n%s", err, describe())
+		if err := checkPoolInvariants(pool, dev, nil, true); err != nil {
+			rt.Fatalf("%v\n%s", err, r)
 		}
 		if _, err := pool.Alloc(cfg.Classes[0]); !errors.Is(err, spec.ErrClosed) {
-			rt.Fatalf("Alloc after Close: %v, want ErrClosed\n%s", err, describe())
+			rt.Fatalf("Alloc after Close: %v, want ErrClosed\n%s", err, r)
 		}
 	})
 }
 
-// closeRaceRun is what one goroutine of CheckPoolCloseRace saw: each call's
+// closeRace is one race of CheckCloseRace: the warm-up plan, each
+// goroutine's plan and when it calls Trim, and how long each Close waits.
+type closeRace struct {
+	warm   []planOp
+	plans  [][]planOp
+	trims  []int // Trim after this many ops (-1: none)
+	delays [2]int
+	runs   []closeRaceRun
+}
+
+// draw draws the plans of the given number of goroutines, their Trims and
+// the Closes' delays. A Trim shrinks to none, a delay to none.
+func (r *closeRace) draw(t *rapid.T, cfg spec.Config, workers int) {
+	r.plans = make([][]planOp, workers)
+	r.trims = make([]int, workers)
+	for g := range r.plans {
+		r.plans[g] = drawPlan(t, cfg, fmt.Sprintf("g%d.", g))
+		r.trims[g] = rapid.IntRange(0, len(r.plans[g])+1).Draw(t, fmt.Sprintf("g%d.trim", g)) - 1
+	}
+	r.delays = [2]int{rapid.IntRange(0, 64).Draw(t, "close1.delay"), rapid.IntRange(0, 64).Draw(t, "close2.delay")}
+}
+
+// run races the plans against the two Closes and returns the leak report of
+// the Close that succeeded, or an error unless exactly one did and every
+// goroutine's answers are ordered around it.
+func (r *closeRace) run(pool spec.Pool) ([]spec.Block, error) {
+	r.runs = make([]closeRaceRun, len(r.plans))
+	var closes [2]struct {
+		leaks []spec.Block
+		err   error
+	}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for g := range r.plans {
+		wg.Go(func() {
+			<-start
+			r.runs[g] = runCloseRacePlan(pool, r.plans[g], r.trims[g])
+		})
+	}
+	for i := range closes {
+		wg.Go(func() {
+			<-start
+			for range r.delays[i] {
+				runtime.Gosched()
+			}
+			closes[i].leaks, closes[i].err = pool.Close()
+		})
+	}
+	close(start)
+	wg.Wait()
+	for g, run := range r.runs {
+		if err := run.check(); err != nil {
+			return nil, fmt.Errorf("goroutine %d: %v\nanswers %q", g, err, run.answers)
+		}
+	}
+	switch {
+	case closes[0].err == nil && errors.Is(closes[1].err, spec.ErrClosed):
+		return closes[0].leaks, nil
+	case closes[1].err == nil && errors.Is(closes[0].err, spec.ErrClosed):
+		return closes[1].leaks, nil
+	}
+	return nil, fmt.Errorf("two racing Closes answered %v and %v: want one nil and one ErrClosed", closes[0].err, closes[1].err)
+}
+
+func (r closeRace) String() string {
+	return fmt.Sprintf("warm-up %v\nplans %v (Trim after %v ops)\nClose delays %v", r.warm, r.plans, r.trims, r.delays)
+}
+
+// closeRaceRun is what one goroutine of CheckCloseRace saw: each call's
 // answer (a sentinel name), and the blocks it still holds.
 type closeRaceRun struct {
 	answers []string
@@ -129,7 +151,7 @@ type closeRaceRun struct {
 
 // runCloseRacePlan runs plan on p, yielding between calls, with a Trim
 // after trimAt ops (none if trimAt < 0).
-func runCloseRacePlan(p spec.Pool, plan []scPlanOp, trimAt int) closeRaceRun {
+func runCloseRacePlan(p spec.Pool, plan []planOp, trimAt int) closeRaceRun {
 	r := closeRaceRun{live: map[spec.Addr]bool{}}
 	var addrs []spec.Addr
 	for i, op := range plan {

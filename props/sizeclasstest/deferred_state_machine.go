@@ -1,192 +1,113 @@
 package sizeclasstest
 
 import (
-	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
+	"github.com/memverify/memverify/internal/draw"
 	"github.com/memverify/memverify/internal/trace"
 	spec "github.com/memverify/memverify/model/sizeclass"
 	"pgregory.net/rapid"
 )
 
-// DeferredFactory builds the DeferredAllocator under test over a device,
-// owned by owner.
-type DeferredFactory func(dev spec.Device, owner spec.Context) spec.DeferredAllocator
+// DeferredAllocatorFactory builds the DeferredAllocator under test over a
+// device, owned by owner.
+type DeferredAllocatorFactory func(dev spec.Device, owner spec.Context) spec.DeferredAllocator
 
-// CheckDeferred is the sequential differential property of deferred frees:
-// rapid draws Alloc, Free from the owner and from other contexts (of live,
-// queued, freed and junk addresses), GC, Pending and an occasional Close,
-// with device mallocs and frees made to fail now and then; each call goes to
-// DeferredModel and to factory's allocator, over two simulated devices, and
-// after every call the results, the device calls and the device's live
-// blocks must agree, and the device must have seen no double free.
-func CheckDeferred(t rapid.TB, factory DeferredFactory) {
+// CheckDeferredStateMachine is the sequential differential property of
+// deferred frees: rapid draws Alloc, Free from the owner and from other
+// contexts (of live, queued, freed and junk addresses), GC, Pending and an
+// occasional Close, with device mallocs and frees made to fail now and then;
+// each call goes to DeferredModel and to factory's allocator, over two
+// simulated devices, and after every call the results, the device calls and
+// the device's live blocks must agree, and the device must have seen no
+// double free. A mismatch fails t with the shrunk op trace.
+func CheckDeferredStateMachine(t rapid.TB, factory DeferredAllocatorFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
 		capacity := rapid.Int64Range(4<<10, 32<<10).Draw(rt, "capacity")
-		mdev, idev := spec.NewSimDevice(capacity), spec.NewSimDevice(capacity)
-		model, impl := spec.NewDeferredModel(mdev, 0), factory(idev, 0)
-		var tr trace.Trace
-		var live, seen []spec.Addr
-		step := func(t *rapid.T, op spec.DeferredOp) {
-			op.Fault.Inject(mdev)
-			op.Fault.Inject(idev)
-			want, got := op.Apply(model), op.Apply(impl)
-			mdev.ClearFaults()
-			idev.ClearFaults()
-			tr.Add(op, got)
-			fail := func(format string, args ...any) {
-				t.Fatalf("%s", trace.Failure(fmt.Sprintf(format, args...), &tr, ""))
-			}
-			if got != want {
-				fail("%v returned %v, the model %v", op, got, want)
-			}
-			if v := idev.Violations(); len(v) > 0 {
-				fail("device misuse: %v", v)
-			}
-			if g, w := idev.Stats(), mdev.Stats(); g != w {
-				fail("device calls %+v, the model's %+v", g, w)
-			}
-			if g, w := idev.Live(), mdev.Live(); !slices.Equal(g, w) {
-				fail("device holds %v, the model's %v", g, w)
-			}
-			if op.Kind == spec.DeferredAlloc && got.Addr != 0 {
-				live = append(live, got.Addr)
-				seen = append(seen, got.Addr)
-			}
-			if op.Kind == spec.DeferredFree && got.Err == "" {
-				live = slices.DeleteFunc(live, func(q spec.Addr) bool { return q == op.P })
-			}
-		}
-		ctx := func(t *rapid.T) spec.Context { return spec.Context(rapid.IntRange(0, 2).Draw(t, "ctx")) }
-		rt.Repeat(map[string]func(*rapid.T){
-			"Alloc": func(t *rapid.T) {
-				n := rapid.SampledFrom([]int64{-1, 0, 1, 256, 1000, 4096}).Draw(t, "n")
-				step(t, spec.DeferredOp{Kind: spec.DeferredAlloc, N: n, Fault: drawFault(t, spec.MallocFails)})
-			},
-			"Free": func(t *rapid.T) {
-				p := drawFreeTarget(t, live, seen)
-				step(t, spec.DeferredOp{Kind: spec.DeferredFree, Ctx: ctx(t), P: p, Fault: drawFault(t, spec.FreeFails)})
-			},
-			"FreeLive": func(t *rapid.T) {
-				if len(live) == 0 {
-					t.Skip("nothing live")
-				}
-				p := rapid.SampledFrom(live).Draw(t, "p")
-				step(t, spec.DeferredOp{Kind: spec.DeferredFree, Ctx: ctx(t), P: p, Fault: drawFault(t, spec.FreeFails)})
-			},
-			"GC":      func(t *rapid.T) { step(t, spec.DeferredOp{Kind: spec.DeferredGC, Fault: drawFault(t, spec.FreeFails)}) },
-			"Pending": func(t *rapid.T) { step(t, spec.DeferredOp{Kind: spec.DeferredPending}) },
-			"Close": func(t *rapid.T) {
-				if rapid.IntRange(0, 14).Draw(t, "rarely") != 0 {
-					t.Skip("Close is drawn rarely")
-				}
-				step(t, spec.DeferredOp{Kind: spec.DeferredClose})
-			},
-		})
+		m := &deferredMachine{modelDev: spec.NewSimDevice(capacity), implDev: spec.NewSimDevice(capacity)}
+		m.model, m.impl = spec.NewDeferredModel(m.modelDev, 0), factory(m.implDev, 0)
+		rt.Repeat(m.actions())
 	})
 }
 
-// CheckDeferredConcurrent frees blocks of one owner from several contexts
-// at once — the owner and three foreign contexts, each in its own
-// goroutine — while another goroutine runs GC in a loop and device frees
-// are made to fail now and then. Afterwards a last GC must leave the queue
-// empty and the device holding nothing, with no double free, and every
-// injected failure must have been reported exactly once in some call's
-// error.
-func CheckDeferredConcurrent(t rapid.TB, factory DeferredFactory) {
-	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) {
-		dev := spec.NewSimDevice(1 << 40)
-		d := factory(dev, 0)
-		n := rapid.IntRange(4, 40).Draw(rt, "blocks")
-		failures := rapid.IntRange(0, 3).Draw(rt, "failures")
-		const contexts = 4
-		shares := make([][]spec.Addr, contexts)
-		for i := range n {
-			a, err := d.Alloc(256)
-			if err != nil {
-				rt.Fatalf("Alloc: %v", err)
-			}
-			c := rapid.IntRange(0, contexts-1).Draw(rt, fmt.Sprintf("ctx%d", i))
-			shares[c] = append(shares[c], a)
-		}
-		var mu sync.Mutex
-		var errs []error
-		keep := func(err error) {
-			if err != nil {
-				mu.Lock()
-				errs = append(errs, err)
-				mu.Unlock()
-			}
-		}
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		done := make(chan struct{})
-		for c, share := range shares {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				for _, a := range share {
-					keep(d.Free(spec.Context(c), a))
-				}
-			}()
-		}
-		gcDone := make(chan struct{})
-		go func() {
-			defer close(gcDone)
-			<-start
-			for i := 0; ; i++ {
-				if i < failures {
-					dev.FailNextFree(nil)
-				}
-				keep(d.GC())
-				select {
-				case <-done:
-					return
-				default:
-				}
-			}
-		}()
-		close(start)
-		wg.Wait()
-		close(done)
-		<-gcDone
-		dev.ClearFaults()
-		keep(d.GC())
-		if p := d.Pending(); p != 0 {
-			rt.Fatalf("after a last GC %d frees are still queued", p)
-		}
-		if v := dev.Violations(); len(v) > 0 {
-			rt.Fatalf("device misuse: %v", v)
-		}
-		if live := dev.Live(); len(live) > 0 {
-			rt.Fatalf("every block was freed, yet the device holds %v", live)
-		}
-		reported := 0
-		for _, err := range errs {
-			reported += countInjected(err)
-		}
-		if inj := dev.Stats().Injected; reported != inj {
-			rt.Fatalf("%d device frees failed, %d failures were reported: %v", inj, reported, errs)
-		}
-	})
+// deferredMachine is the state of one CheckDeferredStateMachine run.
+type deferredMachine struct {
+	model             *spec.DeferredModel
+	impl              spec.DeferredAllocator
+	modelDev, implDev *spec.SimDevice
+	tr                trace.Trace
+	live, seen        []spec.Addr
 }
 
-// countInjected counts the ErrInjected leaves of an error tree.
-func countInjected(err error) int {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		n := 0
-		for _, e := range j.Unwrap() {
-			n += countInjected(e)
-		}
-		return n
+// step applies op to both sides and fails t with the trace if they
+// disagree.
+func (m *deferredMachine) step(t *rapid.T, op spec.DeferredOp) {
+	op.Fault.Inject(m.modelDev)
+	op.Fault.Inject(m.implDev)
+	want, got := op.Apply(m.model), op.Apply(m.impl)
+	m.modelDev.ClearFaults()
+	m.implDev.ClearFaults()
+	m.tr.Add(op, got)
+	if err := m.compare(op, got, want); err != nil {
+		t.Fatalf("%s", trace.Failure(err.Error(), &m.tr, ""))
 	}
-	if errors.Is(err, spec.ErrInjected) {
-		return 1
+	if op.Kind == spec.DeferredAlloc && got.Addr != 0 {
+		m.live = append(m.live, got.Addr)
+		m.seen = append(m.seen, got.Addr)
 	}
-	return 0
+	if op.Kind == spec.DeferredFree && got.Err == "" {
+		m.live = slices.DeleteFunc(m.live, func(q spec.Addr) bool { return q == op.P })
+	}
+}
+
+func (m *deferredMachine) compare(op spec.DeferredOp, got, want spec.Result) error {
+	if got != want {
+		return fmt.Errorf("%v returned %v, the model %v", op, got, want)
+	}
+	if v := m.implDev.Violations(); len(v) > 0 {
+		return fmt.Errorf("device misuse: %v", v)
+	}
+	if g, w := m.implDev.Stats(), m.modelDev.Stats(); g != w {
+		return fmt.Errorf("device calls %+v, the model's %+v", g, w)
+	}
+	if g, w := m.implDev.Live(), m.modelDev.Live(); !slices.Equal(g, w) {
+		return fmt.Errorf("device holds %v, the model's %v", g, w)
+	}
+	return nil
+}
+
+// actions are the calls rapid draws from. The context of a Free shrinks to
+// the owner; the sizes of an Alloc shrink to 1 byte, with null and negative
+// sizes last.
+func (m *deferredMachine) actions() map[string]func(*rapid.T) {
+	ctx := func(t *rapid.T) spec.Context { return spec.Context(rapid.IntRange(0, 2).Draw(t, "ctx")) }
+	return map[string]func(*rapid.T){
+		"Alloc": func(t *rapid.T) {
+			n := rapid.SampledFrom([]int64{1, 256, 1000, 4096, 0, -1}).Draw(t, "n")
+			m.step(t, spec.DeferredOp{Kind: spec.DeferredAlloc, N: n, Fault: drawFault(t, spec.MallocFails)})
+		},
+		"Free": func(t *rapid.T) {
+			p := drawFreeTarget(t, m.live, m.seen)
+			m.step(t, spec.DeferredOp{Kind: spec.DeferredFree, Ctx: ctx(t), P: p, Fault: drawFault(t, spec.FreeFails)})
+		},
+		"FreeLive": func(t *rapid.T) {
+			if len(m.live) == 0 {
+				t.Skip("nothing live")
+			}
+			p := rapid.SampledFrom(m.live).Draw(t, "p")
+			m.step(t, spec.DeferredOp{Kind: spec.DeferredFree, Ctx: ctx(t), P: p, Fault: drawFault(t, spec.FreeFails)})
+		},
+		"GC": func(t *rapid.T) {
+			m.step(t, spec.DeferredOp{Kind: spec.DeferredGC, Fault: drawFault(t, spec.FreeFails)})
+		},
+		"Pending": func(t *rapid.T) { m.step(t, spec.DeferredOp{Kind: spec.DeferredPending}) },
+		"Close": func(t *rapid.T) {
+			if !draw.Rarely(t, 7, "close") {
+				t.Skip("Close is drawn rarely")
+			}
+			m.step(t, spec.DeferredOp{Kind: spec.DeferredClose})
+		},
+	}
 }

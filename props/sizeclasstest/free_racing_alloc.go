@@ -123,26 +123,26 @@ func judgeFreeRace(answers freeRaceAnswers) error {
 	return nil
 }
 
-// CheckPoolFreeRacingAlloc races a Free of an address the pool has not
-// handed out yet against the Alloc that gets it from the device. A warm-up
-// leaves a drawn number of blocks in use and none cached (so the table of a
-// pool that keeps one may grow while the race runs). Each round takes the
-// address the device will hand out next, p, and one goroutine frees p over
-// and over while another calls Alloc of a drawn size, which no cached block
-// can serve, so it must get p from the device. Free is linearizable: each
-// call is ordered before the Alloc (ErrUnknownPointer) or after it (the
-// first such call frees the block; later ones answer ErrDoubleFree), and a
-// call made after the Alloc returned is ordered after it (judgeFreeRace).
-// A Free whose lookup missed p, then found the block the Alloc had just
-// published and answered nil without freeing it, shows as a second
-// success. Then the block must really be free: another Free answers
-// ErrDoubleFree, Stats agree with the model run through the same calls
-// serially, and an Alloc of the same size takes p back from the cache (so
-// every block stays in use for the next round). Last, the invariants hold
-// (CheckPoolInvariants), and Close leaves the device empty.
+// CheckFreeRacingAlloc races a Free of an address the pool has not handed
+// out yet against the Alloc that gets it from the device. A warm-up leaves a
+// drawn number of blocks in use and none cached (so the table of a pool that
+// keeps one may grow while the race runs). Each round takes the address the
+// device will hand out next, p, and one goroutine frees p over and over
+// while another calls Alloc of a drawn size, which no cached block can
+// serve, so it must get p from the device. Free is linearizable: each call
+// is ordered before the Alloc (ErrUnknownPointer) or after it (the first
+// such call frees the block; later ones answer ErrDoubleFree), and a call
+// made after the Alloc returned is ordered after it (judgeFreeRace). A Free
+// whose lookup missed p, then found the block the Alloc had just published
+// and answered nil without freeing it, shows as a second success. Then the
+// block must really be free: another Free answers ErrDoubleFree, Stats agree
+// with the model run through the same calls serially, and an Alloc of the
+// same size takes p back from the cache (so every block stays in use for
+// the next round). Last, the invariants hold, and Close leaves the device
+// empty.
 //
 // Failures are timing-dependent: a seed that failed may pass on a rerun.
-func CheckPoolFreeRacingAlloc(t rapid.TB, factory PoolFactory) {
+func CheckFreeRacingAlloc(t rapid.TB, factory PoolFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
 		cfg, dev, pool := newSmallPool(rt, factory)
@@ -161,34 +161,22 @@ func CheckPoolFreeRacingAlloc(t rapid.TB, factory PoolFactory) {
 			held = append(held, alloc(rapid.SampledFrom(sizes).Draw(rt, "n"), "warm-up"))
 		}
 		for round := range rapid.IntRange(1, 6).Draw(rt, "rounds") {
-			n := rapid.SampledFrom(sizes).Draw(rt, "n")
-			delay := rapid.IntRange(0, 3).Draw(rt, "delay")
-			extra := rapid.IntRange(0, 2).Draw(rt, "extra")
-			p := dev.NextAddr()
-			describe := func() string {
-				return fmt.Sprintf("round %d: %d blocks in use; Free(%v) races Alloc(%d) after %d yields", round, len(held), p, n, delay)
+			r := drawFreeRace(rt, sizes, round, len(held), dev.NextAddr())
+			got, err, answers := raceFreeAlloc(func() (spec.Addr, error) { return pool.Alloc(r.n) },
+				func() error { return pool.Free(r.p) }, r.delay, r.extra)
+			if err := r.judge(got, err, answers, func() error { return pool.Free(r.p) }); err != nil {
+				rt.Fatalf("%v", err)
 			}
-			got, err, answers := raceFreeAlloc(func() (spec.Addr, error) { return pool.Alloc(n) },
-				func() error { return pool.Free(p) }, delay, extra)
-			if err != nil || got != p {
-				rt.Fatalf("%s: Alloc = %v, %v; no block is cached, so it must get %v from the device", describe(), got, err, p)
+			if q, _ := model.Alloc(r.n); q != r.p {
+				rt.Fatalf("%v: the model's Alloc(%d) = %v", r, r.n, q)
 			}
-			if err := judgeFreeRace(answers); err != nil {
-				rt.Fatalf("%s: %v\nanswers %v", describe(), err, answers)
-			}
-			if err := pool.Free(p); !errors.Is(err, spec.ErrDoubleFree) {
-				rt.Fatalf("%s: a Free answered nil, yet another Free of the block answers %v, not ErrDoubleFree\nanswers %v", describe(), err, answers)
-			}
-			if q, _ := model.Alloc(n); q != p {
-				rt.Fatalf("%s: the model's Alloc(%d) = %v", describe(), n, q)
-			}
-			model.Free(p)
+			model.Free(r.p)
 			if err := sameUsage(pool.Stats(), model.Stats()); err != nil {
-				rt.Fatalf("%s, then one Free succeeded: %v\nanswers %v", describe(), err, answers)
+				rt.Fatalf("%v, then one Free succeeded: %v\nanswers %v", r, err, answers)
 			}
-			held = append(held, alloc(n, fmt.Sprintf("round %d: after the race, the", round)))
+			held = append(held, alloc(r.n, fmt.Sprintf("round %d: after the race, the", round)))
 		}
-		if err := CheckPoolInvariants(pool, dev, map[spec.Addr]bool{}, false); err != nil {
+		if err := checkPoolInvariants(pool, dev, map[spec.Addr]bool{}, false); err != nil {
 			rt.Fatalf("after the races: %v", err)
 		}
 		for _, a := range held {
@@ -199,10 +187,55 @@ func CheckPoolFreeRacingAlloc(t rapid.TB, factory PoolFactory) {
 		if _, err := pool.Close(); err != nil {
 			rt.Fatalf("Close: %v", err)
 		}
-		if err := CheckPoolInvariants(pool, dev, nil, true); err != nil {
+		if err := checkPoolInvariants(pool, dev, nil, true); err != nil {
 			rt.Fatalf("%v", err)
 		}
 	})
+}
+
+// freeRace is one round of the FreeRacingAlloc checks: Free(freeOn, p)
+// races Alloc(allocOn, n), which must get p from the device, after delay
+// yields, with extra more Frees once the Alloc has returned; held blocks
+// are in use meanwhile. The streams are shown only for a StreamAllocator.
+type freeRace struct {
+	round, held     int
+	n               int64
+	p               spec.Addr
+	delay, extra    int
+	streams         bool
+	allocOn, freeOn spec.Stream
+}
+
+func drawFreeRace(t *rapid.T, sizes []int64, round, held int, p spec.Addr) freeRace {
+	return freeRace{round: round, held: held, p: p,
+		n:     rapid.SampledFrom(sizes).Draw(t, "n"),
+		delay: rapid.IntRange(0, 3).Draw(t, "delay"),
+		extra: rapid.IntRange(0, 2).Draw(t, "extra"),
+	}
+}
+
+func (r freeRace) String() string {
+	if r.streams {
+		return fmt.Sprintf("round %d: %d blocks in use; Free(s%d, %v) races Alloc(s%d, %d) after %d yields",
+			r.round, r.held, r.freeOn, r.p, r.allocOn, r.n, r.delay)
+	}
+	return fmt.Sprintf("round %d: %d blocks in use; Free(%v) races Alloc(%d) after %d yields", r.round, r.held, r.p, r.n, r.delay)
+}
+
+// judge checks the outcome of the race: the Alloc got p, the Frees'
+// answers are ordered around it (judgeFreeRace), and one more Free
+// answers ErrDoubleFree.
+func (r freeRace) judge(got spec.Addr, err error, answers freeRaceAnswers, free func() error) error {
+	if err != nil || got != r.p {
+		return fmt.Errorf("%v: Alloc = %v, %v; no block is cached, so it must get %v from the device", r, got, err, r.p)
+	}
+	if err := judgeFreeRace(answers); err != nil {
+		return fmt.Errorf("%v: %v\nanswers %v", r, err, answers)
+	}
+	if err := free(); !errors.Is(err, spec.ErrDoubleFree) {
+		return fmt.Errorf("%v: a Free answered nil, yet another Free of the block answers %v, not ErrDoubleFree\nanswers %v", r, err, answers)
+	}
+	return nil
 }
 
 // sameUsage compares the pool's Stats with the model's, run serially through
@@ -226,14 +259,14 @@ func sameUsage(got, want spec.Stats) error {
 	return nil
 }
 
-// CheckStreamsFreeRacingAlloc is CheckPoolFreeRacingAlloc for a
+// CheckStreamsFreeRacingAlloc is CheckFreeRacingAlloc for a
 // StreamAllocator: the Alloc runs on stream 0 and the racing Frees on
 // stream 1. After the race the block must be free, pending on stream 1 and
 // cached once, another Free must answer ErrDoubleFree, and an Alloc of the
 // same size on stream 1 (whose later work is ordered after its free) takes
 // it back without a device call. Last, every block is freed, every stream
 // synchronised, and Close leaves the device empty.
-func CheckStreamsFreeRacingAlloc(t rapid.TB, factory StreamFactory) {
+func CheckStreamsFreeRacingAlloc(t rapid.TB, factory StreamAllocatorFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
 		cfg := SmallPoolConfig()
@@ -244,72 +277,54 @@ func CheckStreamsFreeRacingAlloc(t rapid.TB, factory StreamFactory) {
 		}
 		const allocOn, freeOn spec.Stream = 0, 1
 		sizes := planSizes(cfg)
-		held := map[spec.Addr]spec.Stream{}
+		held := make([][]spec.Addr, 2) // per stream
 		for range rapid.IntRange(0, 24).Draw(rt, "held") {
 			n := rapid.SampledFrom(sizes).Draw(rt, "n")
 			p, err := a.Alloc(allocOn, n)
 			if err != nil {
 				rt.Fatalf("warm-up Alloc(s%d, %d): %v", allocOn, n, err)
 			}
-			held[p] = allocOn
+			held[allocOn] = append(held[allocOn], p)
 		}
 		for round := range rapid.IntRange(1, 6).Draw(rt, "rounds") {
-			n := rapid.SampledFrom(sizes).Draw(rt, "n")
-			delay := rapid.IntRange(0, 3).Draw(rt, "delay")
-			extra := rapid.IntRange(0, 2).Draw(rt, "extra")
-			p := dev.NextAddr()
-			describe := func() string {
-				return fmt.Sprintf("round %d: %d blocks in use; Free(s%d, %v) races Alloc(s%d, %d) after %d yields",
-					round, len(held), freeOn, p, allocOn, n, delay)
+			r := drawFreeRace(rt, sizes, round, len(held[0])+len(held[1]), dev.NextAddr())
+			r.streams, r.allocOn, r.freeOn = true, allocOn, freeOn
+			got, err, answers := raceFreeAlloc(func() (spec.Addr, error) { return a.Alloc(allocOn, r.n) },
+				func() error { return a.Free(freeOn, r.p) }, r.delay, r.extra)
+			if err := r.judge(got, err, answers, func() error { return a.Free(freeOn, r.p) }); err != nil {
+				rt.Fatalf("%v", err)
 			}
-			got, err, answers := raceFreeAlloc(func() (spec.Addr, error) { return a.Alloc(allocOn, n) },
-				func() error { return a.Free(freeOn, p) }, delay, extra)
-			if err != nil || got != p {
-				rt.Fatalf("%s: Alloc = %v, %v; no block is cached, so it must get %v from the device", describe(), got, err, p)
+			if err := reusedOnFreeingStream(a, dev, r); err != nil {
+				rt.Fatalf("%v\nanswers %v", err, answers)
 			}
-			if err := judgeFreeRace(answers); err != nil {
-				rt.Fatalf("%s: %v\nanswers %v", describe(), err, answers)
-			}
-			if err := a.Free(freeOn, p); !errors.Is(err, spec.ErrDoubleFree) {
-				rt.Fatalf("%s: a Free answered nil, yet another Free of the block answers %v, not ErrDoubleFree\nanswers %v", describe(), err, answers)
-			}
-			var found bool
-			for _, b := range a.Blocks() {
-				if b.Addr == p {
-					found = true
-					if b.InUse || !b.Pending || b.Stream != freeOn || b.Cached != 1 {
-						rt.Fatalf("%s: a Free answered nil, yet the block is %+v: want free, pending on s%d, cached once\nanswers %v", describe(), b, freeOn, answers)
-					}
-				}
-			}
-			if !found {
-				rt.Fatalf("%s: the block is not listed by Blocks", describe())
-			}
-			mallocs := dev.Stats().Mallocs
-			if q, err := a.Alloc(freeOn, n); err != nil || q != p || dev.Stats().Mallocs != mallocs {
-				rt.Fatalf("%s: after the race, Alloc(s%d, %d) = %v, %v with %d device mallocs; want %v, the only free block, from the cache",
-					describe(), freeOn, n, q, err, dev.Stats().Mallocs-mallocs, p)
-			}
-			held[p] = freeOn
+			held[freeOn] = append(held[freeOn], r.p)
 		}
-		for p, s := range held {
-			if err := a.Free(s, p); err != nil {
-				rt.Fatalf("Free(s%d, %v) of a live block: %v", s, p, err)
-			}
-		}
-		for _, s := range []spec.Stream{allocOn, freeOn} {
-			if err := a.Synchronize(s); err != nil {
-				rt.Fatalf("Synchronize(s%d): %v", s, err)
-			}
-		}
-		if leaks, err := a.Close(); err != nil || len(leaks) != 0 {
-			rt.Fatalf("Close = %v, %v; every block was freed", leaks, err)
-		}
-		if v := dev.Violations(); len(v) > 0 {
-			rt.Fatalf("device misuse: %v", v)
-		}
-		if live := dev.Live(); len(live) > 0 {
-			rt.Fatalf("leak: the device holds %v after Close", live)
+		if err := freeSyncAndClose(a, dev, held); err != nil {
+			rt.Fatalf("%v", err)
 		}
 	})
+}
+
+// reusedOnFreeingStream checks that after the race r the block is free,
+// pending on the stream that freed it and cached once, and that an Alloc
+// of the same size on that stream takes it back without a device call.
+func reusedOnFreeingStream(a spec.StreamAllocator, dev *spec.SimDevice, r freeRace) error {
+	var found bool
+	for _, b := range a.Blocks() {
+		if b.Addr == r.p {
+			found = true
+			if b.InUse || !b.Pending || b.Stream != r.freeOn || b.Cached != 1 {
+				return fmt.Errorf("%v: a Free answered nil, yet the block is %+v: want free, pending on s%d, cached once", r, b, r.freeOn)
+			}
+		}
+	}
+	if !found {
+		return fmt.Errorf("%v: the block is not listed by Blocks", r)
+	}
+	mallocs := dev.Stats().Mallocs
+	if q, err := a.Alloc(r.freeOn, r.n); err != nil || q != r.p || dev.Stats().Mallocs != mallocs {
+		return fmt.Errorf("%v: after the race, Alloc(s%d, %d) = %v, %v with %d device mallocs; want %v, the only free block, from the cache",
+			r, r.freeOn, r.n, q, err, dev.Stats().Mallocs-mallocs, r.p)
+	}
+	return nil
 }

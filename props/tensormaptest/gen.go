@@ -1,91 +1,116 @@
 package tensormaptest
 
 import (
+	"github.com/memverify/memverify/internal/draw"
 	"github.com/memverify/memverify/model/overlap"
-	spec "github.com/memverify/memverify/model/tensormap"
+	"github.com/memverify/memverify/model/tensormap"
 	"pgregory.net/rapid"
 )
 
-// TensorMapFactory builds the map under test with the given contract-level
-// configuration (its Capacity, and its Solver when not nil).
-type TensorMapFactory func(spec.Config) (spec.Map, error)
+// The generators. Each draw puts its simplest choice at rapid's minimum and
+// its rare branches behind draw.Rarely, so that a shrunk trace is made of
+// the first storage, a one-byte view at offset 0 and the same task, and
+// keeps a null storage, an invalid view, an empty dim or an out-of-order
+// task only where the failure needs it. rapid draws the ends of a range
+// more often than its middle; the odds of each branch are set to what they
+// were when the rare branches sat at the minimum, so the reach of a run is
+// unchanged.
 
 // The storages generated ops draw from: few enough that views of one storage
 // meet often, and enough that small bucket arrays see collisions between
 // storages. 0 (null) is drawn rarely, to exercise ErrNullStorage.
-var tmStorages = []spec.Storage{0x1000, 0x2000, 0x3000, 0x7f00_0000_0000, 1}
+var storages = []tensormap.Storage{0x1000, 0x2000, 0x3000, 0x7f00_0000_0000, 1}
 
-// tmDrawStorage draws a storage, rarely the null one.
-func tmDrawStorage(t *rapid.T) spec.Storage {
-	if rapid.IntRange(0, 39).Draw(t, "nullStorage") == 0 {
+// drawStorage draws a storage, rarely the null one.
+func drawStorage(t *rapid.T) tensormap.Storage {
+	if draw.Rarely(t, 9, "nullStorage") {
 		return 0
 	}
-	return rapid.SampledFrom(tmStorages).Draw(t, "storage")
+	return rapid.SampledFrom(storages).Draw(t, "storage")
 }
 
-// tmViews remembers the views a run has used, so later ops can reuse them:
+// viewPool remembers the views a run has used, so later ops can reuse them:
 // exact repeats (a consumer reading what a producer wrote) are the common
 // case of a real runtime, and the cheapest way to make lookups hit. In a
-// large run (tensormap_large.go) a third of the new views are large ones.
-type tmViews struct {
+// large run (see oracle.go) a third of the new views are large ones.
+type viewPool struct {
 	seen  []overlap.View
 	large bool
 }
 
-// draw returns a view: a repeat (sometimes moved by a few bytes: the same
-// layout elsewhere), a contiguous tile, a small strided view of rank 0..3
-// (with negative, zero and sub-element strides, and empty views), a view of
-// rank 5..8, a sparse view spanning more than 2^32 bytes, or, rarely, an
-// invalid one. Outside large runs every valid view lies within the first
+// draw returns a view: mostly a small strided view of rank 0..3 (with
+// negative, zero and sub-element strides, and empty dims), a repeat of an
+// earlier view (sometimes moved by a few bytes: the same layout elsewhere)
+// or a contiguous run of elements; rarely a view of rank 5..8, a sparse view
+// spanning more than 2^32 bytes or an element on the far byte of one; and
+// about one time in eight an invalid view. Outside large runs every valid view lies within the first
 // ~100 bytes of its storage and touches a few dozen bytes at most, so that
 // the brute-force model is cheap and the exact solver never gives up.
-func (vs *tmViews) draw(t *rapid.T) overlap.View {
+func (vs *viewPool) draw(t *rapid.T) overlap.View {
 	var v overlap.View
-	if vs.large && rapid.IntRange(0, 2).Draw(t, "largeView") == 0 {
-		v = tmDrawLarge(t)
+	// Drawn in every run, so that shrinking a large run to a small one
+	// leaves the draws that follow in place.
+	if large := draw.Rarely(t, 3, "largeView"); vs.large && large {
+		v = drawLarge(t)
 		vs.seen = append(vs.seen, v)
 		return v
 	}
-	switch k := rapid.IntRange(0, 19).Draw(t, "viewKind"); {
-	case k == 0:
-		return tmDrawInvalidView(t)
-	case k <= 5 && len(vs.seen) > 0:
-		v = rapid.SampledFrom(vs.seen).Draw(t, "repeat")
-		if rapid.IntRange(0, 2).Draw(t, "moved") > 0 {
-			return v
-		}
-		// The same layout elsewhere (the next tile, the next slot of a
-		// ring buffer): the solver's shifted-copy path.
-		moved := overlap.View{Offset: v.Offset + rapid.Int64Range(-12, 12).Draw(t, "shift"), ElemSize: v.ElemSize,
-			Shape: v.Shape, Strides: v.Strides}
-		if moved.Offset < 0 || moved.Validate() != nil {
-			return v
-		}
-		return moved
-	case k == 19:
-		v = tmDrawWide(t)
-	case k == 17 || k == 18:
+	switch {
+	case draw.Rarely(t, 8, "invalidView"):
+		return drawInvalidView(t)
+	case draw.Rarely(t, 15, "wideView"):
+		v = drawWide(t)
+	case draw.Rarely(t, 13, "farView"):
 		v = vs.drawFar(t)
-	case k <= 10:
-		elem := rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "elem")
-		n := rapid.Int64Range(1, 8).Draw(t, "len")
-		v = overlap.View{Offset: rapid.Int64Range(0, 48).Draw(t, "off"), ElemSize: elem, Shape: []int64{n}, Strides: []int64{elem}}
 	default:
-		v = tmDrawStrided(t)
+		// A strided view first: it shrinks to the plainest view of all, one
+		// byte at offset 0.
+		switch k := rapid.IntRange(0, 3).Draw(t, "viewKind"); {
+		case k == 0:
+			v = drawStrided(t)
+		case k == 3 || len(vs.seen) == 0:
+			v = drawContiguous(t)
+		default:
+			return vs.drawRepeat(t)
+		}
 	}
 	vs.seen = append(vs.seen, v)
 	return v
 }
 
-// tmDrawStrided draws a small strided view whose bytes all lie at or above 0.
-func tmDrawStrided(t *rapid.T) overlap.View {
+// drawRepeat draws a view used before, and, about one time in three, moves
+// it by a few bytes: the same layout elsewhere (the next tile, the next slot
+// of a ring buffer), the solver's shifted-copy path.
+func (vs *viewPool) drawRepeat(t *rapid.T) overlap.View {
+	v := rapid.SampledFrom(vs.seen).Draw(t, "repeat")
+	if !draw.Rarely(t, 3, "moved") {
+		return v
+	}
+	moved := overlap.View{Offset: v.Offset + rapid.Int64Range(-12, 12).Draw(t, "shift"), ElemSize: v.ElemSize,
+		Shape: v.Shape, Strides: v.Strides}
+	if moved.Offset < 0 || moved.Validate() != nil {
+		return v
+	}
+	return moved
+}
+
+// drawContiguous draws a contiguous view of rank 1: a tensor of 1 to 8
+// elements within the first 56 bytes.
+func drawContiguous(t *rapid.T) overlap.View {
+	elem := rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "elem")
+	n := rapid.Int64Range(1, 8).Draw(t, "len")
+	return overlap.View{Offset: rapid.Int64Range(0, 48).Draw(t, "off"), ElemSize: elem, Shape: []int64{n}, Strides: []int64{elem}}
+}
+
+// drawStrided draws a small strided view whose bytes all lie at or above 0.
+func drawStrided(t *rapid.T) overlap.View {
 	rank := rapid.IntRange(0, 3).Draw(t, "rank")
 	v := overlap.View{ElemSize: rapid.SampledFrom([]int64{1, 2, 3, 4}).Draw(t, "elem"),
 		Shape: make([]int64, rank), Strides: make([]int64, rank)}
 	low := int64(0) // the most negative reach of the strides
 	for d := range rank {
 		n := rapid.Int64Range(1, 4).Draw(t, "n")
-		if rapid.IntRange(0, 19).Draw(t, "emptyDim") == 0 {
+		if draw.Rarely(t, 8, "emptyDim") {
 			n = 0
 		}
 		s := rapid.Int64Range(-9, 9).Draw(t, "stride")
@@ -98,22 +123,22 @@ func tmDrawStrided(t *rapid.T) overlap.View {
 	return v
 }
 
-// tmDrawWide draws a view of rank 5 to 8 (dims of 1 or 2, small strides of
+// drawWide draws a view of rank 5 to 8 (dims of 1 or 2, small strides of
 // either sign), whose shape and strides a map may keep apart from those of
 // the common low-rank views.
-func tmDrawWide(t *rapid.T) overlap.View {
+func drawWide(t *rapid.T) overlap.View {
 	rank := rapid.IntRange(5, overlap.MaxRank).Draw(t, "wideRank")
 	v := overlap.View{ElemSize: rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "wideElem")}
-	low := tmDrawDims(t, &v, rank, 2, 6, "wide")
+	low := drawDims(t, &v, rank, 2, 6, "wide")
 	v.Offset = -low + rapid.Int64Range(0, 24).Draw(t, "wideOff")
 	return v
 }
 
-// tmDrawDims draws rank dimensions of v, each of 1 to nMax elements and a
+// drawDims draws rank dimensions of v, each of 1 to nMax elements and a
 // stride of -sMax to sMax bytes (named prefix+"N" and prefix+"Stride"), and
 // returns how far below its offset the view then reaches (≤ 0): an offset
 // of at least its negation keeps every byte at or above 0.
-func tmDrawDims(t *rapid.T, v *overlap.View, rank int, nMax, sMax int64, prefix string) int64 {
+func drawDims(t *rapid.T, v *overlap.View, rank int, nMax, sMax int64, prefix string) int64 {
 	v.Shape, v.Strides = make([]int64, rank), make([]int64, rank)
 	low := int64(0)
 	for d := range rank {
@@ -127,29 +152,29 @@ func tmDrawDims(t *rapid.T, v *overlap.View, rank int, nMax, sMax int64, prefix 
 	return low
 }
 
-// drawFar draws a sparse view (tmDrawSparse), or, two times in three when
+// drawFar draws a sparse view (drawSparse), or, two times in three when
 // one has been drawn before, an element on the highest byte of one: a view more
 // than 2^32 bytes above the other's lowest byte that shares a byte with it.
-func (vs *tmViews) drawFar(t *rapid.T) overlap.View {
+func (vs *viewPool) drawFar(t *rapid.T) overlap.View {
 	var far []overlap.View
 	for _, v := range vs.seen {
 		if lo, hi, ok := v.Bounds(); ok && hi-lo >= 1<<32 {
 			far = append(far, v)
 		}
 	}
-	if len(far) == 0 || rapid.IntRange(0, 2).Draw(t, "sparseNew") == 0 {
-		return tmDrawSparse(t)
+	if len(far) == 0 || draw.Rarely(t, 3, "sparseNew") {
+		return drawSparse(t)
 	}
 	_, hi, _ := rapid.SampledFrom(far).Draw(t, "farOf").Bounds()
 	elem := rapid.Int64Range(1, 4).Draw(t, "farElem")
 	return overlap.View{Offset: hi - rapid.Int64Range(0, elem-1).Draw(t, "farByte"), ElemSize: elem}
 }
 
-// tmDrawSparse draws a view of two or four elements whose extent passes
+// drawSparse draws a view of two or four elements whose extent passes
 // 2^32 bytes (strides of ±(2^32 + 64 and a bit)): a map that keeps extents in 32
 // bits must take its long path for it. It touches few bytes, so the model
 // stays cheap.
-func tmDrawSparse(t *rapid.T) overlap.View {
+func drawSparse(t *rapid.T) overlap.View {
 	rank := rapid.IntRange(1, 2).Draw(t, "sparseRank")
 	v := overlap.View{ElemSize: rapid.SampledFrom([]int64{1, 2, 4}).Draw(t, "sparseElem"),
 		Shape: make([]int64, rank), Strides: make([]int64, rank)}
@@ -171,8 +196,8 @@ func tmDrawSparse(t *rapid.T) overlap.View {
 	return v
 }
 
-// tmDrawInvalidView draws a view the overlap model refuses.
-func tmDrawInvalidView(t *rapid.T) overlap.View {
+// drawInvalidView draws a view the overlap model refuses.
+func drawInvalidView(t *rapid.T) overlap.View {
 	switch rapid.IntRange(0, 3).Draw(t, "invalidKind") {
 	case 0:
 		return overlap.View{Offset: 0, ElemSize: 0, Shape: []int64{2}, Strides: []int64{1}}
@@ -184,30 +209,31 @@ func tmDrawInvalidView(t *rapid.T) overlap.View {
 	return overlap.View{Offset: 0, ElemSize: 1, Shape: []int64{2, 2}, Strides: []int64{1}}
 }
 
-// tmDrawInsertTask draws the task of an Insert: mostly the last task or a
-// little after it, sometimes one that is out of order.
-func tmDrawInsertTask(t *rapid.T, last, threshold spec.Task) spec.Task {
-	switch k := rapid.IntRange(0, 19).Draw(t, "taskKind"); {
-	case k == 0 && last > 0:
-		return last - 1 // out of order
-	case k == 1 && threshold > 0:
-		return threshold - 1 // already retired
-	case k <= 3:
-		return max(last, threshold) + spec.Task(rapid.IntRange(3, 12).Draw(t, "jump"))
-	default:
-		return max(last, threshold) + spec.Task(rapid.IntRange(0, 2).Draw(t, "step"))
+// drawInsertTask draws the task of an Insert: mostly the last task or a
+// little after it (the last task itself is the minimum), sometimes a jump,
+// and about one time in four one that is out of order or already retired.
+func drawInsertTask(t *rapid.T, last, threshold tensormap.Task) tensormap.Task {
+	next := max(last, threshold)
+	switch {
+	case draw.Rarely(t, 8, "outOfOrder") && last > 0:
+		return last - 1
+	case draw.Rarely(t, 7, "retired") && threshold > 0:
+		return threshold - 1
+	case draw.Rarely(t, 5, "jump"):
+		return next + tensormap.Task(rapid.IntRange(3, 12).Draw(t, "jumpBy"))
 	}
+	return next + tensormap.Task(rapid.IntRange(0, 2).Draw(t, "step"))
 }
 
-// tmDrawRetire draws a Retire target: mostly a small step, sometimes a jump
-// far past the last task, rarely a step backwards.
-func tmDrawRetire(t *rapid.T, last, threshold spec.Task) spec.Task {
-	switch k := rapid.IntRange(0, 19).Draw(t, "retireKind"); {
-	case k == 0 && threshold > 0:
+// drawRetire draws a Retire target: mostly a small step (the threshold
+// itself, which changes nothing, is the minimum), sometimes a jump far past
+// the last task, now and then a step backwards.
+func drawRetire(t *rapid.T, last, threshold tensormap.Task) tensormap.Task {
+	switch {
+	case draw.Rarely(t, 8, "backwards") && threshold > 0:
 		return threshold - 1
-	case k <= 2:
-		return last + spec.Task(rapid.IntRange(0, 20).Draw(t, "jump"))
-	default:
-		return threshold + spec.Task(rapid.IntRange(0, 3).Draw(t, "step"))
+	case draw.Rarely(t, 4, "jump"):
+		return last + tensormap.Task(rapid.IntRange(0, 20).Draw(t, "jumpBy"))
 	}
+	return threshold + tensormap.Task(rapid.IntRange(0, 3).Draw(t, "step"))
 }

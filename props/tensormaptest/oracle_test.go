@@ -12,13 +12,13 @@ import (
 // and large ones of few bytes.
 func TestElementOracleMatchesBruteForce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var vs tmViews
+		var vs viewPool
 		draw := func() overlap.View {
 			switch rapid.IntRange(0, 3).Draw(t, "kind") {
 			case 0:
-				return tmDrawTiling(t, false).tile(rapid.Int64Range(0, 5).Draw(t, "tile"))
+				return drawTiling(t, false).tile(rapid.Int64Range(0, 5).Draw(t, "tile"))
 			case 1:
-				return tmDrawLarge(t)
+				return drawLarge(t)
 			}
 			return vs.draw(t)
 		}
@@ -31,7 +31,7 @@ func TestElementOracleMatchesBruteForce(t *testing.T) {
 				return // too many bytes for the brute force to be quick
 			}
 		}
-		got, err := tmElementOracle(a, b)
+		got, err := elementOracle(a, b)
 		want, werr := overlap.Overlap(a, b)
 		if err != nil || werr != nil || got != want {
 			t.Fatalf("oracle(%v, %v) = %v, %v; the overlap model %v, %v", a, b, got, err, want, werr)

@@ -7,22 +7,23 @@ import (
 	"pgregory.net/rapid"
 )
 
-// CheckTensorMapTooHard checks that a map counts the solver's TooHard, and
-// its errors, as a dependency. It runs the CheckTensorMap state machine with
-// a solver, given to the model and to the map under test alike, that gives
-// up on some of the pairs of views whose bytes are in fact disjoint although
-// their byte bounds intersect (the pairs a real exact solver may give up
-// on): with TooHard on about half of them, with an error on an eighth more,
-// and with the truth on the rest. The model counts both as a dependency, so a
+// CheckTooHardIsDependency checks that a map counts its solver's TooHard,
+// and its errors, as a dependency. It runs the calls of CheckStateMachine
+// with a solver, passed as Config.Solver to the model and to the factory
+// alike (so the map must use the Solver it is given), that gives up on some
+// of the pairs of views whose bytes are in fact disjoint although their
+// byte bounds intersect (the pairs a real exact solver may give up on):
+// with TooHard on about half of them, with an error on an eighth more, and
+// with the truth on the rest. The model counts both as a dependency, so a
 // map that treats either as independence reports fewer producers and fails.
 //
 // The solver answers No whenever the bounds are disjoint, as every sound
 // solver does, so a map may keep its bounding-box prefilter.
-func CheckTensorMapTooHard(t rapid.TB, factory TensorMapFactory) {
+func CheckTooHardIsDependency(t rapid.TB, factory MapFactory) {
 	t.Helper()
 	rapid.Check(t, func(rt *rapid.T) {
 		salt := rapid.Uint64().Draw(rt, "salt")
-		newTMMachine(rt, factory, tooHardChecker(salt)).run(rt)
+		newMachine(rt, factory, tooHardChecker(salt)).run(rt)
 	})
 }
 
@@ -31,11 +32,11 @@ func CheckTensorMapTooHard(t rapid.TB, factory TensorMapFactory) {
 // error, when a hash of the pair (salted per run) says so.
 func tooHardChecker(salt uint64) overlap.Checker {
 	hashView := func(v overlap.View) uint64 {
-		h := tmMix64(salt ^ uint64(v.Offset))
-		h = tmMix64(h ^ uint64(v.ElemSize))
+		h := mix64(salt ^ uint64(v.Offset))
+		h = mix64(h ^ uint64(v.ElemSize))
 		for d := range v.Shape {
-			h = tmMix64(h ^ uint64(v.Shape[d]))
-			h = tmMix64(h ^ uint64(v.Strides[d]))
+			h = mix64(h ^ uint64(v.Shape[d]))
+			h = mix64(h ^ uint64(v.Strides[d]))
 		}
 		return h
 	}
@@ -63,9 +64,9 @@ func tooHardChecker(salt uint64) overlap.Checker {
 // out of its budget.
 var errSolverGaveUp = errors.New("solver gave up")
 
-// tmMix64 is a fixed 64-bit finalizer (splitmix64's): deterministic, so a
+// mix64 is a fixed 64-bit finalizer (splitmix64's): deterministic, so a
 // shrunk counterexample replays with the same verdicts.
-func tmMix64(x uint64) uint64 {
+func mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 27

@@ -1,3 +1,5 @@
+//go:build !sched
+
 package sizeclass
 
 import (
@@ -11,7 +13,7 @@ import (
 // per-P private slots. Code between the two must not block, allocate much,
 // or call out (a lock, a device call, a callback): it runs with preemption
 // off. The runtime keeps both symbols reachable by linkname for existing
-// users (go.dev/issue/67401).
+// users (go.dev/issue/67401). Under the sched tag they are pin_on.go's.
 //
 //go:linkname procPin runtime.procPin
 func procPin() int
