@@ -24,6 +24,7 @@
 // CheckScheduled needs the registry instrumented with package sched and a
 // build with -tags sched for its interleavings to be chosen (it is a stress
 // run otherwise); see its doc.
+//
 //	CheckScheduled         interleavings a scheduler chooses (package sched) are linearizable, frees included
 //
 // # Sharded registries (ShardMapper)
