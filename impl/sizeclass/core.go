@@ -305,7 +305,10 @@ func claimRelease(b *block, free int64) bool {
 		if b.frozen.Load() {
 			return false
 		}
-		return b.use.CompareAndSwap(free, useReleased) // an Alloc and a Free of b may fit before this
+		for range 4 { // room for an Alloc and a Free of b: the scheduled suites do not yet reach this window
+			sched.Yield()
+		}
+		return b.use.CompareAndSwap(free, useReleased)
 	}
 	if !b.use.CompareAndSwap(free, useReleased) {
 		return false
