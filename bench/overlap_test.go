@@ -76,29 +76,34 @@ func runPrepared(b *testing.B, pairs [][2]spec.View) {
 	}
 }
 
-// runBounded runs ExactBounded on views whose bounds Bounds returned once,
-// outside the loop, as impl/tensormap holds them (without copying them).
+// runBounded runs ExactBounded on views measured once, outside the loop, as
+// impl/tensormap holds them (without copying them).
 func runBounded(b *testing.B, pairs [][2]spec.View) {
-	type bounded struct{ lo, hi [2]int64 }
-	bs := make([]bounded, len(pairs))
-	for i := range pairs {
-		for k := range 2 {
-			lo, hi, ok, err := impl.Bounds(&pairs[i][k])
-			if err != nil || !ok {
-				b.Fatal(err, ok)
-			}
-			bs[i].lo[k], bs[i].hi[k] = lo, hi
-		}
-	}
+	spans := measurePairs(b, pairs)
 	b.ReportAllocs()
 	j := 0
 	for b.Loop() {
-		p, x := &pairs[j], &bs[j]
-		if j++; j == len(pairs) {
+		x := &spans[j]
+		if j++; j == len(spans) {
 			j = 0
 		}
-		overlapSink = impl.ExactBounded(&p[0], &p[1], x.lo[0], x.hi[0], x.lo[1], x.hi[1])
+		overlapSink, _ = impl.ExactBounded(x[0], x[1])
 	}
+}
+
+// measurePairs measures both views of every pair (Measure); the spans
+// refer to the pairs' views.
+func measurePairs(b *testing.B, pairs [][2]spec.View) [][2]impl.Span {
+	spans := make([][2]impl.Span, len(pairs))
+	for i := range pairs {
+		for k := range 2 {
+			var err error
+			if spans[i][k], err = impl.Measure(&pairs[i][k]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return spans
 }
 
 // runAll runs every checker, then the prepared and the bounded paths, on

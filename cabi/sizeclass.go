@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/cgo"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -119,6 +120,29 @@ func (d *deviceBridge) take(ticket uint64) *deviceFailures {
 		d.waiting.Add(-1)
 	}
 	return f
+}
+
+// createInstance runs one of the C constructors over a bridge of dev:
+// create gets the operation's ticket, the C device and where to put the
+// instance. It returns the instance, its C state and the handle its
+// cleanup deletes; on an error the handle is already deleted.
+func (s *SizeclassTable) createInstance(fn string, dev sc.Device, create func(ticket C.uint64_t, cd *C.memverify_device, self *unsafe.Pointer) C.memverify_status) (scInstance, unsafe.Pointer, cgo.Handle, error) {
+	b := newDeviceBridge(dev)
+	h := cgo.NewHandle(b)
+	var cd C.memverify_device
+	C.mv_device_init(&cd, C.uintptr_t(h))
+	var self unsafe.Pointer
+	in := scInstance{instance: newInstance(s.t), dev: b}
+	ticket := nextTicket()
+	if err := in.result(fn, ticket, create(C.uint64_t(ticket), &cd, &self)); err != nil {
+		h.Delete()
+		return scInstance{}, nil, 0, err
+	}
+	if self == nil {
+		h.Delete()
+		return scInstance{}, nil, 0, in.bad("%s returned OK and a null instance", fn)
+	}
+	return in, self, h, nil
 }
 
 // scInstance is what the three sizeclass adapters share: the instance, the

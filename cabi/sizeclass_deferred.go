@@ -14,7 +14,6 @@ import "C"
 
 import (
 	"runtime"
-	"runtime/cgo"
 	"unsafe"
 
 	sc "github.com/memverify/memverify/model/sizeclass"
@@ -34,20 +33,11 @@ func (s *SizeclassTable) NewDeferred(dev sc.Device, owner sc.Context) (*Deferred
 	if s.c.deferred_create == nil {
 		return nil, s.t.errNotOffered("deferred allocator")
 	}
-	b := newDeviceBridge(dev)
-	h := cgo.NewHandle(b)
-	var cd C.memverify_device
-	C.mv_device_init(&cd, C.uintptr_t(h))
-	var self unsafe.Pointer
-	in := scInstance{instance: newInstance(s.t), dev: b}
-	ticket := nextTicket()
-	if err := in.result("deferred_create", ticket, C.mv_deferred_create(s.c, C.uint64_t(ticket), &cd, C.uint32_t(owner), &self)); err != nil {
-		h.Delete()
+	in, self, h, err := s.createInstance("deferred_create", dev, func(ticket C.uint64_t, cd *C.memverify_device, self *unsafe.Pointer) C.memverify_status {
+		return C.mv_deferred_create(s.c, ticket, cd, C.uint32_t(owner), self)
+	})
+	if err != nil {
 		return nil, err
-	}
-	if self == nil {
-		h.Delete()
-		return nil, in.bad("deferred_create returned OK and a null instance")
 	}
 	d := &Deferred{scInstance: in, t: s.c, self: self}
 	runtime.AddCleanup(d, func(c scCleanup) { C.mv_deferred_destroy(c.t, c.self); c.h.Delete() }, scCleanup{s.c, self, h})

@@ -38,23 +38,14 @@ func (s *SizeclassTable) NewPool(dev sc.Device, cfg sc.Config) (*Pool, error) {
 	if s.c.pool_create == nil {
 		return nil, s.t.errNotOffered("pool")
 	}
-	b := newDeviceBridge(dev)
-	h := cgo.NewHandle(b)
-	var cd C.memverify_device
-	C.mv_device_init(&cd, C.uintptr_t(h))
 	var pin runtime.Pinner
 	defer pin.Unpin()
 	ccfg := cConfig(cfg, &pin)
-	var self unsafe.Pointer
-	in := scInstance{instance: newInstance(s.t), dev: b}
-	ticket := nextTicket()
-	if err := in.result("pool_create", ticket, C.mv_pool_create(s.c, C.uint64_t(ticket), &cd, &ccfg, &self)); err != nil {
-		h.Delete()
+	in, self, h, err := s.createInstance("pool_create", dev, func(ticket C.uint64_t, cd *C.memverify_device, self *unsafe.Pointer) C.memverify_status {
+		return C.mv_pool_create(s.c, ticket, cd, &ccfg, self)
+	})
+	if err != nil {
 		return nil, err
-	}
-	if self == nil {
-		h.Delete()
-		return nil, in.bad("pool_create returned OK and a null instance")
 	}
 	p := &Pool{scInstance: in, t: s.c, self: self, nclasses: len(cfg.Classes)}
 	runtime.AddCleanup(p, func(c scCleanup) { C.mv_pool_destroy(c.t, c.self); c.h.Delete() }, scCleanup{s.c, self, h})

@@ -15,7 +15,6 @@ import "C"
 
 import (
 	"runtime"
-	"runtime/cgo"
 	"unsafe"
 
 	sc "github.com/memverify/memverify/model/sizeclass"
@@ -36,23 +35,14 @@ func (s *SizeclassTable) NewStreams(dev sc.Device, cfg sc.Config) (*Streams, err
 	if s.c.streams_create == nil {
 		return nil, s.t.errNotOffered("stream allocator")
 	}
-	b := newDeviceBridge(dev)
-	h := cgo.NewHandle(b)
-	var cd C.memverify_device
-	C.mv_device_init(&cd, C.uintptr_t(h))
 	var pin runtime.Pinner
 	defer pin.Unpin()
 	ccfg := cConfig(cfg, &pin)
-	var self unsafe.Pointer
-	in := scInstance{instance: newInstance(s.t), dev: b}
-	ticket := nextTicket()
-	if err := in.result("streams_create", ticket, C.mv_streams_create(s.c, C.uint64_t(ticket), &cd, &ccfg, &self)); err != nil {
-		h.Delete()
+	in, self, h, err := s.createInstance("streams_create", dev, func(ticket C.uint64_t, cd *C.memverify_device, self *unsafe.Pointer) C.memverify_status {
+		return C.mv_streams_create(s.c, ticket, cd, &ccfg, self)
+	})
+	if err != nil {
 		return nil, err
-	}
-	if self == nil {
-		h.Delete()
-		return nil, in.bad("streams_create returned OK and a null instance")
 	}
 	a := &Streams{scInstance: in, t: s.c, self: self, nclasses: len(cfg.Classes)}
 	runtime.AddCleanup(a, func(c scCleanup) { C.mv_streams_destroy(c.t, c.self); c.h.Delete() }, scCleanup{s.c, self, h})

@@ -148,8 +148,9 @@ var overlapClassics = []struct {
 }
 
 // FuzzOverlap decodes two views and checks Exact (both ways round), the
-// prepared path and the bounded one against the brute-force model, and BBox
-// for misses.
+// prepared path and the bounded one against the brute-force model, BBox
+// for misses, and the questions about one view's layout (GapFree, Covers,
+// InternalOverlap) against the model's answers.
 func FuzzOverlap(f *testing.F) {
 	for _, c := range overlapClassics {
 		f.Add(encodeOverlap(c.mode, c.a, c.b))
@@ -178,7 +179,26 @@ func FuzzOverlap(f *testing.F) {
 		if got := op.Apply(impl.BBox); got.Err != want.Err || (want.Verdict == spec.Yes && got.Verdict != spec.Yes) {
 			t.Fatalf("%v: BBox %v, model %v", op, got, want)
 		}
+		checkLayoutQueries(t, a, b)
 	})
+}
+
+// checkLayoutQueries holds GapFree, Covers and InternalOverlap of
+// impl/overlap to the model's on the decoded views.
+func checkLayoutQueries(t *testing.T, a, b spec.View) {
+	if got, want := impl.GapFree(a), spec.GapFree(a); got != want {
+		t.Fatalf("GapFree(%v) = %v, model %v", a, got, want)
+	}
+	got, err := impl.Covers(a, b)
+	want, werr := spec.Covers(a, b)
+	if got != want || spec.ErrName(err) != spec.ErrName(werr) {
+		t.Fatalf("Covers(%v, %v) = %v, %v; model %v, %v", a, b, got, err, want, werr)
+	}
+	iv, err := impl.InternalOverlap(b)
+	wv, werr := spec.InternalOverlap(b)
+	if iv != wv || spec.ErrName(err) != spec.ErrName(werr) {
+		t.Fatalf("InternalOverlap(%v) = %v, %v; model %v, %v", b, iv, err, wv, werr)
+	}
 }
 
 // TestOverlapClassics checks that each classic seed decodes to its views and

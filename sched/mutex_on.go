@@ -30,15 +30,7 @@ func (m *Mutex) Lock() {
 		m.mu.Lock()
 		return
 	}
-	g.s.acquire(g, m, "", func() bool {
-		if !m.mu.TryLock() {
-			return false
-		}
-		m.book.Lock()
-		m.holder = g
-		m.book.Unlock()
-		return true
-	}, func() ([]*goroutine, string) {
+	g.s.acquire(g, m, "", func() bool { return m.take(g) }, func() ([]*goroutine, string) {
 		m.book.Lock()
 		defer m.book.Unlock()
 		if m.holder == nil {
@@ -55,6 +47,11 @@ func (m *Mutex) TryLock() bool {
 		return m.mu.TryLock()
 	}
 	g.s.point(g, KindLock, g.s.lockLabel(g, m, "try"))
+	return m.take(g)
+}
+
+// take takes m for g if it is free.
+func (m *Mutex) take(g *goroutine) bool {
 	if !m.mu.TryLock() {
 		return false
 	}
@@ -68,16 +65,25 @@ func (m *Mutex) TryLock() bool {
 // locked; but see unwound.
 func (m *Mutex) Unlock() {
 	g := caller()
-	m.book.Lock()
-	if g.unwound(m.holder != g) {
-		m.book.Unlock()
+	g.release(&m.book, m, "", func() bool { return m.holder == g }, func() { m.holder = nil }, m.mu.Unlock)
+}
+
+// release releases a lock that the scheduler sees, key, for g (nil: a
+// goroutine no scheduler runs): under book, it forgets g as a holder, then
+// releases the real lock and makes the point after the release. held says
+// whether g holds the lock; one that does not, being unwound, skips it all
+// (see unwound). held is read under book, so it is a func.
+func (g *goroutine) release(book *sync.Mutex, key any, mode string, held func() bool, forget, unlock func()) {
+	book.Lock()
+	if g.unwound(!held()) {
+		book.Unlock()
 		return
 	}
-	m.holder = nil
-	m.book.Unlock()
-	m.mu.Unlock()
+	forget()
+	book.Unlock()
+	unlock()
 	if g != nil {
-		g.s.released(g, m, "")
+		g.s.released(g, key, mode)
 	}
 }
 
@@ -145,15 +151,7 @@ func (rw *RWMutex) RLock() {
 		rw.rw.RLock()
 		return
 	}
-	g.s.acquire(g, rw, " (read)", func() bool {
-		rw.book.Lock()
-		defer rw.book.Unlock()
-		if len(rw.pending) > 0 || !rw.rw.TryRLock() {
-			return false
-		}
-		rw.readers = append(rw.readers, g)
-		return true
-	}, func() ([]*goroutine, string) {
+	g.s.acquire(g, rw, " (read)", func() bool { return rw.takeRead(g) }, func() ([]*goroutine, string) {
 		rw.book.Lock()
 		defer rw.book.Unlock()
 		if rw.writer != nil {
@@ -186,47 +184,35 @@ func (rw *RWMutex) TryRLock() bool {
 		return rw.rw.TryRLock()
 	}
 	g.s.point(g, KindLock, g.s.lockLabel(g, rw, "try (read)"))
+	return rw.takeRead(g)
+}
+
+// takeRead read-locks rw for g unless it is write-locked or a writer
+// waits (as sync's, a waiting writer keeps new readers out).
+func (rw *RWMutex) takeRead(g *goroutine) bool {
 	rw.book.Lock()
 	defer rw.book.Unlock()
-	ok := len(rw.pending) == 0 && rw.rw.TryRLock()
-	if ok {
-		rw.readers = append(rw.readers, g)
+	if len(rw.pending) > 0 || !rw.rw.TryRLock() {
+		return false
 	}
-	return ok
+	rw.readers = append(rw.readers, g)
+	return true
 }
 
 // Unlock unlocks rw for writing.
 func (rw *RWMutex) Unlock() {
 	g := caller()
-	rw.book.Lock()
-	if g.unwound(rw.writer != g) {
-		rw.book.Unlock()
-		return
-	}
-	rw.writer = nil
-	rw.book.Unlock()
-	rw.rw.Unlock()
-	if g != nil {
-		g.s.released(g, rw, "")
-	}
+	g.release(&rw.book, rw, "", func() bool { return rw.writer == g }, func() { rw.writer = nil }, rw.rw.Unlock)
 }
 
 // RUnlock undoes one RLock.
 func (rw *RWMutex) RUnlock() {
 	g := caller()
-	rw.book.Lock()
-	if g.unwound(!slices.Contains(rw.readers, g)) {
-		rw.book.Unlock()
-		return
-	}
-	if g != nil {
-		rw.readers = remove(rw.readers, g)
-	}
-	rw.book.Unlock()
-	rw.rw.RUnlock()
-	if g != nil {
-		g.s.released(g, rw, " (read)")
-	}
+	g.release(&rw.book, rw, " (read)", func() bool { return slices.Contains(rw.readers, g) }, func() {
+		if g != nil {
+			rw.readers = remove(rw.readers, g)
+		}
+	}, rw.rw.RUnlock)
 }
 
 // RLocker returns a Locker whose Lock and Unlock call rw.RLock and

@@ -61,6 +61,14 @@ func init() {
 				return v, st.Nodes, err
 			})
 		}})
+	// The questions about one view's layout: each optimised function
+	// against the model's, its suite named after the function.
+	Add(Suite{Domain: "overlap", Property: "GapFreeMatchesModel", Impl: "GapFree",
+		Run: func(t rapid.TB) { overlaptest.CheckGapFreeMatchesModel(t, impl.GapFree) }})
+	Add(Suite{Domain: "overlap", Property: "CoversMatchesModel", Impl: "Covers",
+		Run: func(t rapid.TB) { overlaptest.CheckCoversMatchesModel(t, impl.Covers) }})
+	Add(Suite{Domain: "overlap", Property: "InternalOverlapMatchesModel", Impl: "InternalOverlap",
+		Run: func(t rapid.TB) { overlaptest.CheckInternalOverlapMatchesModel(t, impl.InternalOverlap) }})
 	Add(Suite{Domain: "overlap", Property: "TooHardOnlyAboveCap", Impl: "SolvePrepared",
 		Run: func(t rapid.TB) {
 			overlaptest.CheckTooHardOnlyAboveCap(t, func(a, b spec.View, maxWork int) (spec.Verdict, int, error) {

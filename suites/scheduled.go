@@ -19,9 +19,22 @@ import (
 // campaign builds with -tags mutants,sched.
 
 // scheduledPCTSteps is PCT's estimate of the decisions one run of a
-// scheduled suite makes (Schedule.Decisions: a set-up and two or three
-// goroutines of one to four calls make 20 to 120, most about 50).
-const scheduledPCTSteps = 50
+// scheduled suite makes (Schedule.Decisions), by suite: PCT draws its change
+// points from that many decisions, so an estimate too large wastes them
+// past a run's end, and one too small never reaches a late decision. The
+// figures are the median over 300 runs of each (go test -tags sched), rounded: a
+// lock around every call makes few decisions, a lock-free pool whose Trim
+// and steals walk every slot of its table makes many.
+var scheduledPCTSteps = map[string]int{
+	"sizeclass/Scheduled/impl=Mutex":            15,
+	"sizeclass/DeferredScheduled/impl=Deferred": 15,
+	"sizeclass/StreamScheduled/impl=Streams":    15,
+	"bank/Scheduled/impl=Concurrent":            25,
+	"refcount/Scheduled/impl=LockFree":          30,
+	"refcount/Scheduled/impl=Sharded":           50,
+	"sizeclass/Scheduled/impl=Sharded":          70,
+	"sizeclass/Scheduled/impl=LockFree":         50,
+}
 
 // scheduledShrinkTime bounds the shrinking of a scheduled suite's failure
 // (Suite.ShrinkTime). A scheduled run costs a third of a millisecond or so,
@@ -46,14 +59,15 @@ func scheduledSuite(domain, property, implName string, check func(rapid.TB, sche
 var scheduledChecks = map[string]func(rapid.TB, sched.Options){}
 
 // scheduledOptions are the options of the scheduled suite
-// domain/property/impl=implName: PCT with two change points (every bug of
-// depth two among the goroutines of a case has a chance of at least
-// 1/(3·50) a run) and, for a failure, a repro command that names the suite,
-// the build tags it needs and the seed it ran under. Call it when the suite
-// runs: the command reads the seeded bug and rapid's flags then.
+// domain/property/impl=implName: PCT with two change points over the
+// suite's decisions (scheduledPCTSteps: a bug that needs one goroutine
+// preempted at one point then has a chance of about 2/steps a run) and,
+// for a failure, a repro command that names the suite, the build tags it
+// needs and the seed it ran under. Call it when the suite runs: the command
+// reads the seeded bug and rapid's flags then.
 func scheduledOptions(domain, property, implName string) sched.Options {
 	s := Suite{Domain: domain, Property: property, Impl: implName}
-	return sched.Options{Strategy: sched.PCT(3, scheduledPCTSteps), Repro: scheduledRepro(s)}
+	return sched.Options{Strategy: sched.PCT(3, scheduledPCTSteps[s.Name()]), Repro: scheduledRepro(s)}
 }
 
 // scheduledRepro is the go test command that replays a failure of scheduled

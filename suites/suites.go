@@ -11,6 +11,10 @@
 // in-process, under seeded bugs and in campaigns. Each domain adds its rows
 // from a file of its own (refcount.go, sizeclass.go, bank.go, overlap.go,
 // tensormap.go), in an init function; All, Select and Domains read them.
+// Each suite has a budget in proportion to its cost (budgets.go), which both
+// consumers apply with Suite.WithBudget. The scheduled suites run their
+// implementations under package sched's scheduler in a build with -tags
+// sched (scheduled.go; TestScheduledSuites runs them so under go test).
 package suites
 
 import (

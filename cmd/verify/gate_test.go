@@ -146,3 +146,25 @@ func TestExactNameAnchorsEachLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestSelftestRunsTheRegressionsOfItsTiers: -tier hard sets aside the
+// regressions only the statistical tier can catch, and the other way round.
+func TestSelftestRunsTheRegressionsOfItsTiers(t *testing.T) {
+	regs := []bugs.Regression{{ID: "a/hard", Tier: "hard"}, {ID: "b/timed", Tier: "statistical"}}
+	for _, c := range []struct {
+		hard, stat bool
+		run, aside int
+	}{{true, true, 2, 0}, {true, false, 1, 1}, {false, true, 1, 1}} {
+		cfg := gate.DefaultConfig
+		cfg.Hard, cfg.Stat = c.hard, c.stat
+		run, aside := regressionsOfTiers(regs, cfg)
+		if len(run) != c.run || len(aside) != c.aside {
+			t.Errorf("hard %v, stat %v: run %v, aside %v", c.hard, c.stat, run, aside)
+		}
+		for _, r := range run {
+			if r.Tier == "hard" && !c.hard || r.Tier == "statistical" && !c.stat {
+				t.Errorf("hard %v, stat %v: runs %s", c.hard, c.stat, r.ID)
+			}
+		}
+	}
+}

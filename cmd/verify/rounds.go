@@ -26,6 +26,13 @@ import (
 // campaign, so benchmarks compared with each other see the same mix of
 // moments, and a median over the rounds weighs them alike.
 func benchRounds(root, pkg, pattern, benchtime string, count int, log io.Writer) ([]byte, error) {
+	return benchRoundsWith(root, pkg, pattern, benchtime, count, log, nil)
+}
+
+// benchRoundsWith is benchRounds with a peer (if not nil) measured in
+// every round after the package's benchmarks, its lines part of the
+// round's output (numpy_peer.go).
+func benchRoundsWith(root, pkg, pattern, benchtime string, count int, log io.Writer, peer roundPeer) ([]byte, error) {
 	if count < 1 {
 		return nil, fmt.Errorf("-count %d: need at least one round", count)
 	}
@@ -41,6 +48,11 @@ func benchRounds(root, pkg, pattern, benchtime string, count int, log io.Writer)
 	if err := build.Run(); err != nil {
 		return nil, fmt.Errorf("building the benchmarks: %w", err)
 	}
+	if peer != nil {
+		if err := peer.prepare(bin, filepath.Join(root, pkg), dir, log); err != nil {
+			return nil, err
+		}
+	}
 	var out bytes.Buffer
 	start := time.Now()
 	for r := 1; r <= count; r++ {
@@ -53,6 +65,11 @@ func benchRounds(root, pkg, pattern, benchtime string, count int, log io.Writer)
 		cmd.Stdout, cmd.Stderr = io.MultiWriter(&out, log), log
 		if err := cmd.Run(); err != nil {
 			return nil, fmt.Errorf("round %d: %w", r, err)
+		}
+		if peer != nil {
+			if err := peer.round(cmd.Stdout, log); err != nil {
+				return nil, fmt.Errorf("round %d: %w", r, err)
+			}
 		}
 	}
 	return out.Bytes(), nil

@@ -45,31 +45,58 @@
 //     0 and its bound (n−1 for a dim, eA+eB−2 for the byte term: the element
 //     size is a coefficient-1 term). The mirror equation has right-hand side
 //     hiA − loB; the smaller is solved. Terms of equal coefficient merge
-//     (their bounds add); bounds are clamped to rhs/coefficient.
-//  5. A depth-first search over the terms in decreasing coefficient order
-//     prunes every node by the reach of the remaining terms and by their gcd,
-//     enumerates each variable only over the residue class that keeps the
-//     remainder divisible by the later terms' gcd (modular inverse, 128-bit
-//     products), and checks that the last term can still make up the
-//     remainder modulo the gcd of the others (so a byte term does not hide
-//     the strides' structure). Each constraint is necessary and the
-//     enumeration is exhaustive, so the answer is exact. Nodes are counted;
-//     beyond the cap (DefaultMaxWork = 2^16) the answer is TooHard, which a
-//     dependency tracker treats as Yes.
+//     (their bounds add); bounds are clamped to rhs/coefficient. The term
+//     of coefficient 1 is kept apart as slack, and with it every term it
+//     makes contiguous (c ≤ slack+1: the sums fill [0, slack + c·ub]); the
+//     other terms then need only reach [r − slack, r].
+//  5. The two terms of largest bound are solved in closed form (pair.go),
+//     as NumPy's mem_overlap solves its innermost pair: with g their gcd,
+//     a·x + b·y = r needs x in one residue class modulo b/g (extended
+//     Euclid, once per equation), within bounds that y's give x; with
+//     slack, a·x + b·y must fall in [r − slack, r], which holds for some x
+//     exactly when (hi − a·x) mod b stays within the window: a few x are
+//     stepped through, a wide range is settled by Euclid's algorithm
+//     (firstInRange) in O(log b). The remaining terms are enumerated by a
+//     depth-first search, by increasing bound: it prunes every node by the
+//     reach of the remaining terms and by their gcd (what they leave modulo
+//     it must be slack), and without slack enumerates each variable only
+//     over the residue class that keeps the remainder divisible by the
+//     later terms' gcd (modular inverse, 128-bit products). Each constraint
+//     is necessary and the enumeration is exhaustive, so the answer is
+//     exact. The search grows with the product of all bounds but the two
+//     largest: two 1-D views, of any extent and element size, take one node
+//     (their strides are the pair, their bytes the slack).
+//
+// A node is one call of the search: one value of every enumerated variable
+// above it, the root being the empty assignment, and a leaf the closed form
+// of the pair (or, with one term left, its range). An equation decided
+// before the search (no term left but slack) counts none; one with at most
+// two stride terms (two 1-D views among them) counts one, and takes a path
+// of its own without the search's tables (small.go). Beyond the cap
+// (DefaultMaxWork = 2^16 nodes) the answer is TooHard, which a dependency
+// tracker treats as Yes; the search is deterministic, so a cap at or above
+// the nodes an uncapped call visits gives its answer.
 //
 // Every quantity after validation lies in [0, 2^63) or is a sum of at most 17
 // such terms held in uint64 with saturation, so no step wraps.
 //
 // A dependency tracker measures each view once. Prepare validates and
 // measures a view and keeps its own copy (Prepared); ExactPrepared then
-// answers without validating again. Bounds returns just the validated
-// bounds of a view, and ExactBounded answers for two views given those
-// bounds, without copying anything: impl/tensormap interns view layouts,
-// derives each entry's bounds from its lowest byte and layout, decides pairs
-// of one layout with the layout's ShiftPlan, and calls ExactBounded for other
-// pairs whose bounds meet.
-// PreparedChecker and BoundedChecker adapt both paths to a spec.Checker, so
-// that the properties hold them to the model.
+// answers without validating again. Measure returns a view's Span — the
+// view and its validated bounds, in named fields, Empty for a view that
+// touches nothing — and ExactBounded answers for two spans, without copying
+// anything. impl/tensormap interns view layouts, derives each entry's span
+// from its lowest byte and layout, decides pairs of one layout with the
+// layout's ShiftPlan (plan.go: a view enters a plan through Place, which
+// checks its layout, and moves with At; Overlap refuses a view another plan
+// placed, with ErrLayoutMismatch), and calls ExactBounded for other pairs
+// whose bounds meet. PreparedChecker and
+// BoundedChecker adapt both paths to a spec.Checker, so that the
+// properties hold them to the model.
+//
+// GapFree, Covers and InternalOverlap (layout.go) answer the model's
+// questions about one view's layout in O(rank) without allocating;
+// InternalOverlap, exact, runs the search when the layout is not nested.
 //
 // Every checker here is a pure function of its arguments, safe for
 // concurrent use. None allocates on any path but the error path, except

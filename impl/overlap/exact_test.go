@@ -206,3 +206,30 @@ func TestLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestRankOnePairsTakeOneNode: two 1-D views, of any extents, strides and
+// element sizes, leave at most two terms besides the byte term, which the
+// closed form decides in one node; the answer still matches the model
+// where the model can list the bytes.
+func TestRankOnePairsTakeOneNode(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for i := range 20000 {
+		var p [2]spec.View
+		for k := range p {
+			x := v(r.Int64N(1000), int64(1)<<r.IntN(4), []int64{1 + r.Int64N(4096)}, []int64{r.Int64N(20001) - 10000})
+			if x.Strides[0] < 0 {
+				x.Offset -= (x.Shape[0] - 1) * x.Strides[0]
+			}
+			p[k] = x
+		}
+		got, st, err := impl.Solver{}.Solve(p[0], p[1])
+		if err != nil || st.Nodes > 1 {
+			t.Fatalf("%v, %v: %v after %d nodes, %v", p[0], p[1], got, st.Nodes, err)
+		}
+		if i%64 == 0 { // the model lists up to 32 KiB a view
+			if want, _ := spec.Overlap(p[0], p[1]); got != want {
+				t.Fatalf("%v, %v: %v; the model says %v", p[0], p[1], got, want)
+			}
+		}
+	}
+}

@@ -56,27 +56,21 @@ func shifted(a *spec.View, loA, loB int64) (overlap, ok bool) {
 	// cost a shifted pair 142 instructions (721 to 863 on Large/interleaved).
 	var p ShiftPlan
 	p.plan(a)
-	return p.Overlap(loA, loB)
+	return p.decide(loA, loB)
 }
 
 // A ShiftPlan is the shifted-copy test of one layout (element size, shape
 // and strides), planned once: the dims that move something, sorted by
 // |stride|, with the span below each. A dependency tracker that keeps each
-// layout once plans it once, and every pair of its views at two offsets is
-// then decided by the descent alone.
+// layout once plans it once (PlanShift), and every pair of its views at two
+// offsets is then decided by the descent alone (plan.go). The zero
+// ShiftPlan is no plan: it places no view.
 type ShiftPlan struct {
 	dims   [spec.MaxRank]shiftDim
 	k      int32 // dims[:k] move something
 	nested bool  // each |stride| at least the span below it: the descent decides
 	elem   uint64
-}
-
-// PlanShift plans the shifted-copy test for views with v's layout. v must be
-// valid and non-empty (Bounds accepted it).
-func PlanShift(v *spec.View) ShiftPlan {
-	var p ShiftPlan
-	p.plan(v)
-	return p
+	id     uint64 // PlanShift's number for the plan, named by its Placed views; 0 for none
 }
 
 // plan fills p, which is zero, with the plan for v's layout.
@@ -114,10 +108,10 @@ func (p *ShiftPlan) plan(v *spec.View) {
 	p.nested = true
 }
 
-// Overlap decides two views with the planned layout whose lowest bytes are
+// decide decides two views with the planned layout whose lowest bytes are
 // loA and loB (both in [0, 2^63)). ok is false when the layout is not
-// nested: then the search must decide (ExactBounded).
-func (p *ShiftPlan) Overlap(loA, loB int64) (overlap, ok bool) {
+// nested: then the search must decide.
+func (p *ShiftPlan) decide(loA, loB int64) (overlap, ok bool) {
 	if !p.nested {
 		return false, false
 	}

@@ -64,7 +64,103 @@ func TestShiftedAgainstModel(t *testing.T) {
 			if got, err := impl.BoundedChecker(p[0], p[1]); err != nil || got != want {
 				t.Fatalf("pair %d: Bounds+ExactBounded(%v, %v) = %v, %v; the model says %v", i, p[0], p[1], got, err, want)
 			}
+			plan, err := impl.PlanShift(&p[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			sa, _ := impl.Measure(&p[0])
+			sb, _ := impl.Measure(&p[1])
+			xa, erra := plan.Place(sa)
+			xb, errb := plan.Place(sb)
+			if erra != nil || errb != nil {
+				t.Fatalf("pair %d: one layout placed: %v, %v", i, erra, errb)
+			}
+			for _, y := range []impl.Placed{xb, xa.At(sb.Lo)} { // placed, or moved there
+				if found, ok, err := plan.Overlap(xa, y); err != nil || (ok && found != (want == spec.Yes)) {
+					t.Fatalf("pair %d: PlanShift(%v).Overlap = %v, %v, %v; the model says %v", i, p[0], found, ok, err, want)
+				}
+			}
 		}
+	}
+}
+
+// TestShiftPlanRefusesOtherLayouts: a plan places only views of its layout
+// (any order of the dims, any signs of the strides) and decides only views
+// it placed; for others, and for the zero plan, it returns
+// ErrLayoutMismatch and no answer.
+func TestShiftPlanRefusesOtherLayouts(t *testing.T) {
+	base := v(0, 4, []int64{4, 8}, []int64{64, 4})
+	plan, err := impl.PlanShift(&base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := func(x spec.View) impl.Span {
+		s, err := impl.Measure(&x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	at0, err := plan.Place(span(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := []spec.View{
+		v(32, 4, []int64{4, 8}, []int64{64, 4}),
+		v(32+3*64, 4, []int64{4, 8}, []int64{-64, 4}),   // rows reversed
+		v(32, 4, []int64{8, 4}, []int64{4, 64}),         // transposed
+		v(32, 4, []int64{4, 1, 8}, []int64{64, 999, 4}), // a size-1 dim
+	}
+	for _, x := range same {
+		px, err := plan.Place(span(x))
+		if err != nil || px.Lo() != 32 {
+			t.Errorf("%v has the planned layout: %v at %d", x, err, px.Lo())
+		}
+		if _, ok, err := plan.Overlap(at0, px); err != nil || !ok {
+			t.Errorf("%v against %v: %v, %v", base, x, ok, err)
+		}
+	}
+	other := []spec.View{
+		v(32, 2, []int64{4, 8}, []int64{64, 4}),          // element size
+		v(32, 4, []int64{4, 7}, []int64{64, 4}),          // extent
+		v(32, 4, []int64{4, 8}, []int64{68, 4}),          // stride
+		v(32, 4, []int64{4, 8, 2}, []int64{64, 4, 1024}), // one more dim
+		v(32, 4, []int64{8}, []int64{4}),                 // one dim fewer
+	}
+	for _, x := range other {
+		if _, err := plan.Place(span(x)); !errors.Is(err, spec.ErrLayoutMismatch) {
+			t.Errorf("%v placed by the plan of %v: %v; want ErrLayoutMismatch", x, base, err)
+		}
+		// Placed by a plan of its own, it is refused by this one.
+		own, err := impl.PlanShift(&x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		px, err := own.Place(span(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range [][2]impl.Placed{{at0, px}, {px, at0}, {at0, {}}} {
+			if found, ok, err := plan.Overlap(p[0], p[1]); !errors.Is(err, spec.ErrLayoutMismatch) || found || ok {
+				t.Errorf("%v against %v: %v, %v, %v; want ErrLayoutMismatch", base, x, found, ok, err)
+			}
+		}
+	}
+	var zero impl.ShiftPlan
+	if _, err := zero.Place(span(base)); !errors.Is(err, spec.ErrLayoutMismatch) {
+		t.Errorf("the zero plan places: %v, want ErrLayoutMismatch", err)
+	}
+	if _, _, err := zero.Overlap(impl.Placed{}, impl.Placed{}); !errors.Is(err, spec.ErrLayoutMismatch) {
+		t.Errorf("the zero plan decides: %v, want ErrLayoutMismatch", err)
+	}
+	if _, err := impl.PlanShift(&spec.View{Offset: -1, ElemSize: 4}); !errors.Is(err, spec.ErrInvalidView) {
+		t.Errorf("PlanShift of an invalid view: %v", err)
+	}
+	if _, err := plan.Place(impl.Span{}); !errors.Is(err, spec.ErrInvalidView) {
+		t.Errorf("a span without a view: %v", err)
+	}
+	if _, _, err := plan.Overlap(at0, at0.At(-1)); !errors.Is(err, spec.ErrInvalidView) {
+		t.Errorf("a lowest byte below 0: %v", err)
 	}
 }
 

@@ -50,8 +50,9 @@ import (
 // documented as such: a Register that finds its own pointer being inserted by
 // another goroutine (key claimed, state not yet published: a few instructions)
 // or held by a RegisterBuffer still in progress waits for it, yielding the
-// processor (sched.Yield, runtime.Gosched in a normal build); and an operation that meets a frozen slot or record waits
-// for the rebuild that froze it to finish.
+// processor (sched.Yield, runtime.Gosched in a normal build); and an
+// operation that meets a frozen slot or record waits for the rebuild that
+// froze it to finish.
 //
 // # Capacity, resize and the slow path
 //

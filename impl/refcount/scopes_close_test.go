@@ -51,13 +51,13 @@ func TestScopeCallsRacingCloseAnswerNilOrErrClosed(t *testing.T) {
 					go func() {
 						defer wg.Done()
 						ready.Add(1)
-						for ready.Load() < 2 {
+						for ready.Load() < 2 { // a start barrier: spin until both goroutines run
 							runtime.Gosched()
 						}
 						r.Close()
 					}()
 					ready.Add(1)
-					for ready.Load() < 2 {
+					for ready.Load() < 2 { // the barrier's other side
 						runtime.Gosched()
 					}
 					err := c.call(r)

@@ -207,30 +207,26 @@ func (s *Sharded) Unregister(p spec.Addr) error {
 	}
 	e.share--
 	if e.state.Load()&stateTagMask == stateOwned {
-		s.dropOwned(sh, e, p)
-	} else {
-		s.dropHolder(sh, e, at)
-	}
-	return nil
-}
-
-// dropOwned ends Unregister of the owned pointer p, whose entry e has just
-// lost a share: the last one frees p. Called with sh locked; unlocks it.
-func (s *Sharded) dropOwned(sh *shard, e *indexSlot, p spec.Addr) {
-	if e.share > 0 {
+		// In line, not in a function of its own: the call alone was 2%
+		// of a Register and Unregister pair (callgrind).
+		if e.share > 0 {
+			sh.mu.Unlock()
+			return nil
+		}
+		e.setState(stateAbsent) // the slot may be reused once unlocked
+		bytes, kind := e.bytes, e.kind
+		sh.pointers--
+		sh.bytes.sub(bytes)
 		sh.mu.Unlock()
-		return
+		if bugs.On(BugRacyCounter) {
+			v := s.racyPointers.Load()
+			s.racyPointers.Store(v - 1)
+		}
+		s.freer.Free(p, bytes, kind)
+		return nil
 	}
-	e.setState(stateAbsent) // the slot may be reused once unlocked
-	bytes, kind := e.bytes, e.kind
-	sh.pointers--
-	sh.bytes.sub(bytes)
-	sh.mu.Unlock()
-	if bugs.On(BugRacyCounter) {
-		v := s.racyPointers.Load()
-		s.racyPointers.Store(v - 1)
-	}
-	s.freer.Free(p, bytes, kind)
+	s.dropHolder(sh, e, at)
+	return nil
 }
 
 // dropHolder ends Unregister of a buffer holder, whose entry e (at slot at

@@ -30,6 +30,7 @@ const (
 	BugTrimFrozenFirst    bugs.ID = "sizeclass/trim-frozen-first"
 	BugFreeSecondLookup   bugs.ID = "sizeclass/free-second-lookup"
 	BugClassByBitLength   bugs.ID = "sizeclass/class-by-bit-length"
+	BugPushNextLate       bugs.ID = "sizeclass/push-next-late"
 	BugStreamFreeSplit    bugs.ID = "sizeclass/stream-free-split"
 	BugDrainLate          bugs.ID = "sizeclass/drain-late"
 )
@@ -72,12 +73,14 @@ func init() {
 			Summary: "Close lists the blocks and returns them to the device without claiming them, and the calls that take the slow-path lock check closed only before it: a racing Alloc claims a block the device got back, a Close or Trim queued on the lock frees every block again"},
 		bugs.Bug{ID: BugPopByStore, Domain: "sizeclass", Impl: "LockFree", Killer: "Scheduled",
 			Summary: "a block popped off a stack is marked in use with a store, as if the pop made it the popper's alone; a Close between the pop and the store has released it, and the Alloc hands out memory the device got back"},
-		bugs.Bug{ID: BugTrimFrozenFirst, Domain: "sizeclass", Impl: "Sharded", Killer: "PinnedTrimRace",
-			Summary: "Trim reads a free block's frozen flag before claiming it for release: an Alloc in pin mode that claims and freezes it, and its Free, fit in between, and Trim returns a frozen block to the device; the seam yields between the read and the claim"},
+		bugs.Bug{ID: BugTrimFrozenFirst, Domain: "sizeclass", Impl: "Sharded", Killer: "Scheduled",
+			Summary: "Trim reads a free block's frozen flag before claiming it for release: an Alloc in pin mode that claims and freezes it, and its Free, fit in between, and Trim returns a frozen block to the device"},
 		bugs.Bug{ID: BugFreeSecondLookup, Domain: "sizeclass", Impl: "Sharded", Killer: "Scheduled",
 			Summary: "a Free whose table lookup missed looks the address up again and, finding the block a racing Alloc has just published, answers nil without freeing it (Sharded and LockFree share the path)"},
 		bugs.Bug{ID: BugClassByBitLength, Domain: "sizeclass", Impl: "Sharded", Killer: "StateMachine",
 			Summary: "the fast class lookup takes the first class above the request's power-of-two bracket without checking that it fits, which holds only when every class is a power of two: with classes of 48 and 96 bytes a 60-byte request gets a 48-byte block (Sharded and LockFree share the lookup)"},
+		bugs.Bug{ID: BugPushNextLate, Domain: "sizeclass", Impl: "LockFree", Killer: "Scheduled",
+			Summary: "a push publishes the block as the stack's head, then links it to the old head: a pop in between follows the link the block had when it was last on a stack, to a block popped since, and the stack lists a block in use"},
 		bugs.Bug{ID: BugStreamFreeSplit, Domain: "sizeclass", Impl: "Streams", Killer: "StreamScheduled",
 			Summary: "Free checks that the block is in use under one acquisition of the lock and lists it free under another: two Frees of one block from two streams both succeed, and the block is later handed to two holders"},
 		bugs.Bug{ID: BugDrainLate, Domain: "sizeclass", Impl: "Deferred", Killer: "DeferredScheduled",

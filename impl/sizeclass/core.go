@@ -305,10 +305,7 @@ func claimRelease(b *block, free int64) bool {
 		if b.frozen.Load() {
 			return false
 		}
-		for range 4 { // room for an Alloc and a Free of b: the scheduled suites do not yet reach this window
-			sched.Yield()
-		}
-		return b.use.CompareAndSwap(free, useReleased)
+		return b.use.CompareAndSwap(free, useReleased) // an Alloc and a Free of b may fit before this
 	}
 	if !b.use.CompareAndSwap(free, useReleased) {
 		return false

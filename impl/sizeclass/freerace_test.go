@@ -59,7 +59,7 @@ func TestFreeRacingAlloc(t *testing.T) {
 						}
 					}
 				})
-				for !freeing.Load() {
+				for !freeing.Load() { // wait until the frees have begun
 					runtime.Gosched()
 				}
 				got, err := pool.Alloc(100)

@@ -27,6 +27,15 @@ func pack(tag, slot uint32) uint64 { return uint64(tag)<<32 | uint64(slot) }
 func (l *LockFree) push(s *stack, b *block) {
 	for {
 		old := s.head.Load()
+		if bugs.On(BugPushNextLate) {
+			// b is published first and linked after: a pop in between
+			// reads the next b had when it was last on a stack.
+			if s.head.CompareAndSwap(old, pack(uint32(old>>32)+1, b.idx)) {
+				b.next.Store(uint32(old))
+				return
+			}
+			continue
+		}
 		if b.next.Load() != uint32(old) { // often equal: a block popped and pushed back
 			b.next.Store(uint32(old))
 		}

@@ -61,14 +61,16 @@
 // of the query's own layout — the tiles of one tensor, the commonest pair
 // whose bounds meet without overlapping — is decided by the layout's shift
 // plan (impl/overlap's shifted-copy descent, planned once when the layout
-// was interned) in O(rank); any other pair goes to overlap.ExactBounded,
+// was interned, with the view that interned it placed by the plan and moved
+// to each entry's lowest byte) in O(rank); any other pair goes to
+// overlap.ExactBounded,
 // which starts at the bounds instead of validating and measuring both
 // views again. TooHard and solver errors count as dependencies.
 //
 // Imports: no implementation package imports another, with one stated
 // exception, and this package is it. The tensormap implementation decides
-// overlap with impl/overlap (imported as implov: Bounds, PlanShift and
-// ExactBounded), as the seed's design does: its TensorMap calls the overlap
+// overlap with impl/overlap (imported as implov: Bounds, PlanShift, Placed
+// and ExactBounded), as the seed's design does: its TensorMap calls the overlap
 // check the same seed defines. The dependency runs one way (impl/overlap
 // knows nothing of maps), and the solver stays replaceable through
 // Config.Solver.

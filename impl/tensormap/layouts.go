@@ -23,6 +23,7 @@ type layout struct {
 	shape   [overlap.MaxRank]int64
 	strides [overlap.MaxRank]int64
 	shift   implov.ShiftPlan // decides two views of this layout at two offsets
+	placed  implov.Placed    // a view of this layout, placed by shift: moved to each lowest byte (At)
 }
 
 // layouts interns the layouts of the views in the pool: each slot names its
@@ -153,7 +154,10 @@ func (ls *layouts) add(v *overlap.View, lo, hi int64) int32 {
 	}
 	copy(l.shape[:], v.Shape)
 	copy(l.strides[:], v.Strides)
-	l.shift = implov.PlanShift(v)
+	// v was measured: no error. A zero plan or Placed would only defer
+	// every pair to ExactBounded.
+	l.shift, _ = implov.PlanShift(v)
+	l.placed, _ = l.shift.Place(implov.Span{View: v, Lo: lo, Hi: hi})
 	if 2*(ls.n+1) > len(ls.index) {
 		ls.grow()
 	}

@@ -155,12 +155,16 @@ func (r *Ring) depends(i int32, q *query) bool {
 		// Both views were validated and measured (at Insert and in
 		// prepare): the solver starts at the bounds.
 		if nd.layout == q.layout { // shifted copies: the layout's plan decides
-			if found, ok := r.layouts.recs[nd.layout].shift.Overlap(lo, q.lo); ok {
+			l := &r.layouts.recs[nd.layout]
+			if found, ok, err := l.shift.Overlap(l.placed.At(lo), l.placed.At(q.lo)); ok && err == nil {
 				return found
 			}
 		}
 		ev := r.layouts.view(nd.layout, lo)
-		v = implov.ExactBounded(&ev, &q.view, lo, hi, q.lo, q.hi)
+		var err error
+		if v, err = implov.ExactBounded(implov.Span{View: &ev, Lo: lo, Hi: hi}, implov.Span{View: &q.view, Lo: q.lo, Hi: q.hi}); err != nil {
+			return true // spans the solver refuses: a dependency, never a lost one
+		}
 	} else {
 		var err error
 		if v, err = r.solver(r.layouts.view(nd.layout, lo), q.view); err != nil {

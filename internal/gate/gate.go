@@ -147,17 +147,35 @@ func measureHard(ctx context.Context, base, change Binary, calBase, calChange Ca
 	if p := countParallel(measured, parallel); p > 0 {
 		notes = append(notes, fmt.Sprintf("%d benchmarks call b.RunParallel: their instructions are not counted (the statistical tier times them)", p))
 	}
-	for _, side := range []struct {
+	for i, side := range []struct {
 		bin Binary
 		cal Calibration
 		m   *Measurements
 	}{{base, calBase, old}, {change, calChange, new}} {
+		if i > 0 {
+			leaves = Settled(leaves, old)
+		}
 		cg := Callgrind{Valgrind: cfg.Valgrind, Dir: side.bin.Dir, Env: side.bin.Env, Log: cfg.Log}
 		if err := cg.Measure(ctx, side.bin.Path, leaves, side.cal.Names, cfg.Jobs, side.m); err != nil {
 			return nil, fmt.Errorf("%s: %w", side.bin.Label, err)
 		}
 	}
 	return notes, nil
+}
+
+// Settled returns leaves with the iteration counts m's counts were taken
+// at: a count whose first N₂ fell short was taken again at a larger one
+// (Callgrind.measureOne), and the next binary starts from there, at the
+// same two counts, rather than falling short again.
+func Settled(leaves []Leaf, m *Measurements) []Leaf {
+	out := make([]Leaf, len(leaves))
+	for i, l := range leaves {
+		if in, ok := m.Instr[l.Name]; ok && in.N2 > in.N1 {
+			l.N1, l.N2 = in.N1, in.N2
+		}
+		out[i] = l
+	}
+	return out
 }
 
 func countParallel(names []string, parallel map[string]bool) int {

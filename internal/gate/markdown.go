@@ -87,7 +87,7 @@ func writeUnchanged(b *strings.Builder, r *Result) {
 	hard, stat := r.Count(Hard, Inconclusive), r.Count(Statistical, Inconclusive)
 	fmt.Fprintf(b, "Unchanged: %d hard-tier measures (instructions within the tolerance, allocations equal)", hard)
 	if r.Count(Statistical, Slower)+r.Count(Statistical, Faster)+stat > 0 {
-		fmt.Fprintf(b, "; %d timings inconclusive (least effect %.1f%%: the larger of the minimum and the noise floor of this job, %.1f%%, or a noisy benchmark's own)",
+		fmt.Fprintf(b, "; %d timings inconclusive (least effect %.1f%%: the larger of the minimum and the noise floor of this job, %.1f%%)",
 			stat, 100*r.MinEffect, 100*r.NoiseFloor)
 	}
 	b.WriteString(".\n\n")
@@ -100,7 +100,7 @@ func figure(measure string, v float64) string {
 		return duration(v)
 	case unitInstr:
 		return fmt.Sprintf("%.1f", v)
-	case "":
+	case "", "instr/op ratio":
 		return fmt.Sprintf("%.4f", v)
 	}
 	return fmt.Sprintf("%g", v)

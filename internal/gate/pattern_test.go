@@ -116,3 +116,14 @@ func TestParallelBenchmarksFollowHelpersTablesAndMethods(t *testing.T) {
 		t.Error("TopLevel")
 	}
 }
+
+// TestSettledStartsFromTheCountsTaken: a leaf whose count was taken again
+// at a larger N₂ starts there in the next binary; the others keep theirs.
+func TestSettledStartsFromTheCountsTaken(t *testing.T) {
+	m := NewMeasurements()
+	m.Instr["BenchmarkA"] = Instr{PerOp: 100, N1: 200, N2: 5040}
+	leaves := Settled([]Leaf{{Name: "BenchmarkA", N1: 200, N2: 1000}, {Name: "BenchmarkB", N1: 2, N2: 10}}, m)
+	if leaves[0].N1 != 200 || leaves[0].N2 != 5040 || leaves[1].N2 != 10 {
+		t.Errorf("Settled: %+v", leaves)
+	}
+}

@@ -74,8 +74,8 @@ type Change struct {
 	// the intervals, the confirmation round.
 	Figures string `json:"figures"`
 	// MinEffect is the least change in time the statistical tier called
-	// one for this benchmark (the larger of the job's and its own noise
-	// floor, and Config.MinEffect).
+	// one for this benchmark (the larger of the job's noise floor and
+	// Config.MinEffect).
 	MinEffect float64 `json:"min_effect,omitempty"`
 	// Fails is set when the change fails the gate: a hard-tier Slower,
 	// and a statistical Slower under Config.Strict.
@@ -98,8 +98,7 @@ type Result struct {
 	Geomean *Change `json:"geomean,omitempty"`
 	// NoiseFloor is the statistical tier's typical A/A difference (the
 	// base against itself: the median over benchmarks) and MinEffect the
-	// least change it calls a change (a noisy benchmark's own floor can
-	// raise its own, Change.MinEffect).
+	// least change it calls a change.
 	NoiseFloor float64 `json:"noise_floor,omitempty"`
 	MinEffect  float64 `json:"min_effect,omitempty"`
 	// Notes say what was not compared, and why (a benchmark on one side

@@ -11,25 +11,24 @@ import (
 // The statistical tier compares the times of each benchmark timed on both
 // sides. A benchmark is a candidate when the Mann-Whitney U test rejects
 // "the same distribution" at Config.Alpha and the medians differ by more
-// than the least effect. The least effect is never below the noise floor
-// of the job: what the base shows against itself, its samples of odd
-// rounds against those of even rounds. The job's floor is the median of
-// those differences over its benchmarks; a benchmark whose own A/A
-// difference is larger (a noisy one: a cache-bound loop, a parallel one on
-// a busy host) has its own, larger floor. The least effect of a benchmark
-// is the largest of Config.MinEffect, the job's floor and its own. A
-// candidate is then timed again in fresh rounds and keeps its verdict only
-// if they agree; else it is inconclusive.
+// than the least effect: Config.MinEffect, or the noise floor of the job
+// when that is larger. The noise floor is what the base shows against
+// itself: for each benchmark, its samples of odd rounds against those of
+// even rounds; the job's floor is the median of those differences over its
+// benchmarks. (A benchmark's own A/A difference, from two halves of a few
+// samples, measures its spread more than any shift, and the test already
+// weighs the spread: taken as its floor, it made a bimodal benchmark
+// unjudgeable.) A candidate is then timed again in fresh rounds and keeps
+// its verdict only if they agree; else it is inconclusive.
 
 // minAASamples is the least number of a benchmark's base samples that
 // give it an A/A difference (two halves of two).
 const minAASamples = 4
 
-// noiseFloors returns, for each benchmark with enough base samples, the
-// relative difference between the medians of its odd and even samples,
-// and the job's floor: the median of those differences.
-func noiseFloors(old *Measurements) (map[string]float64, float64) {
-	own := map[string]float64{}
+// noiseFloor is the job's noise floor: over the benchmarks with enough
+// base samples, the median of the relative difference between the medians
+// of their odd and even samples.
+func noiseFloor(old *Measurements) float64 {
 	var diffs []float64
 	for _, name := range sortedKeys(old.Samples) {
 		xs := old.Samples[name][unitTime]
@@ -45,14 +44,13 @@ func noiseFloors(old *Measurements) (map[string]float64, float64) {
 			}
 		}
 		if m := median(even); m > 0 {
-			own[name] = math.Abs(median(odd)/m - 1)
-			diffs = append(diffs, own[name])
+			diffs = append(diffs, math.Abs(median(odd)/m-1))
 		}
 	}
 	if len(diffs) == 0 {
-		return own, 0
+		return 0
 	}
-	return own, median(diffs)
+	return median(diffs)
 }
 
 // timed lists the benchmarks timed on both sides.
@@ -93,11 +91,11 @@ func compareTimes(name string, o, n []float64, alpha, minEffect float64) Change 
 // judgeStat adds the statistical tier's candidates to r and returns
 // them: the verdicts still to be confirmed.
 func judgeStat(old, new *Measurements, cfg Config, r *Result) []string {
-	own, floor := noiseFloors(old)
+	floor := noiseFloor(old)
 	r.NoiseFloor, r.MinEffect = floor, max(cfg.MinEffect, floor)
 	var candidates []string
 	for _, name := range timed(old, new) {
-		least := max(r.MinEffect, own[name])
+		least := r.MinEffect
 		c := compareTimes(name, old.Samples[name][unitTime], new.Samples[name][unitTime], cfg.Alpha, least)
 		c.MinEffect = least
 		if c.Verdict != Inconclusive {

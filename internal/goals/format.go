@@ -20,6 +20,9 @@ func Format(vs []Verdict) string {
 		if v.Status == NotMet {
 			status = "**not met**"
 		}
+		if v.Pending != "" {
+			status += " (pending, not gated: " + v.Pending + ")"
+		}
 		lines := caseLines(v.Cases)
 		if len(v.Missing) > 0 {
 			lines = append(lines, "not measured: "+missingList(v.Missing, shown))

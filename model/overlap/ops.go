@@ -51,6 +51,8 @@ func ErrName(err error) string {
 		return "ErrTooLarge"
 	case errors.Is(err, ErrBadTransform):
 		return "ErrBadTransform"
+	case errors.Is(err, ErrLayoutMismatch):
+		return "ErrLayoutMismatch"
 	}
 	return "other"
 }

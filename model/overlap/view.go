@@ -17,6 +17,10 @@ var (
 	// ErrTooLarge: the brute-force model refuses views that touch more bytes
 	// than its cap.
 	ErrTooLarge = errors.New("overlap: view too large for the brute-force model")
+	// ErrLayoutMismatch: a view handed to a test planned for one layout
+	// (element size, extents and |strides|) has another, so the plan's
+	// answer would be meaningless.
+	ErrLayoutMismatch = errors.New("overlap: view does not have the planned layout")
 )
 
 // View is a strided view of one storage, every quantity in bytes from the

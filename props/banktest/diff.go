@@ -26,7 +26,7 @@ type FreeListDiff struct {
 	Model *bank.Model   // the reference: draw the next op from its state
 	Impl  bank.FreeList // the list under test: change it only through Apply
 	cfg   bank.Config
-	tr    trace.Trace
+	lockstep
 }
 
 // NewFreeListDiff returns a diff of a fresh model against factory's free list.
@@ -43,21 +43,10 @@ func NewFreeListDiff(cfg bank.Config, factory FreeListFactory) (*FreeListDiff, e
 	return d, d.compare("NewFreeList")
 }
 
-// Fail formats a failure: what went wrong, then the ops applied so far with
-// the implementation's results (the last is the one that went wrong).
-func (d *FreeListDiff) Fail(format string, args ...any) error {
-	return fmt.Errorf("%s", trace.Failure(fmt.Sprintf(format, args...), &d.tr, ""))
-}
-
 // Apply applies op to both free lists and compares everything observable.
 func (d *FreeListDiff) Apply(op bank.Op) error {
 	want := op.Apply(d.Model)
-	got := op.Apply(d.Impl)
-	d.tr.Add(op, got)
-	if got != want {
-		return d.Fail("%v returned %v, the model %v", op, got, want)
-	}
-	return d.compare(op.String())
+	return d.step(op, op.Apply(d.Impl), want, d.compare)
 }
 
 // compare checks the implementation's dump, statistics and state against the
@@ -108,7 +97,7 @@ type BanksDiff struct {
 	Model *bank.BanksModel // the reference: draw the next op from its state
 	Impl  bank.Banks       // the banks under test: change them only through Apply
 	cfg   bank.BanksConfig
-	tr    trace.Trace
+	lockstep
 }
 
 // NewBanksDiff returns a diff of fresh model banks against factory's banks.
@@ -125,21 +114,10 @@ func NewBanksDiff(cfg bank.BanksConfig, factory BanksFactory) (*BanksDiff, error
 	return d, d.compare("NewBanks")
 }
 
-// Fail formats a failure: what went wrong, then the ops applied so far with
-// the implementation's results (the last is the one that went wrong).
-func (d *BanksDiff) Fail(format string, args ...any) error {
-	return fmt.Errorf("%s", trace.Failure(fmt.Sprintf(format, args...), &d.tr, ""))
-}
-
 // Apply applies op to both and compares everything observable.
 func (d *BanksDiff) Apply(op bank.BanksOp) error {
 	want := op.Apply(d.Model)
-	got := op.Apply(d.Impl)
-	d.tr.Add(op, got)
-	if got != want {
-		return d.Fail("%v returned %v, the model %v", op, got, want)
-	}
-	return d.compare(op.String())
+	return d.step(op, op.Apply(d.Impl), want, d.compare)
 }
 
 // compare checks buffers, statistics and blocks against the model.
@@ -158,4 +136,24 @@ func (d *BanksDiff) compare(after string) error {
 		return d.Fail("after %s: %v", after, err)
 	}
 	return nil
+}
+
+// lockstep is what the two diffs share: the ops applied so far, with the
+// implementation's results, and the rule of one step.
+type lockstep struct{ tr trace.Trace }
+
+// Fail formats a failure: what went wrong, then the ops applied so far with
+// the implementation's results (the last is the one that went wrong).
+func (l *lockstep) Fail(format string, args ...any) error {
+	return fmt.Errorf("%s", trace.Failure(fmt.Sprintf(format, args...), &l.tr, ""))
+}
+
+// step records op and the implementation's result got; a result unlike the
+// model's want fails, else compare checks the rest of what is observable.
+func (l *lockstep) step(op fmt.Stringer, got, want any, compare func(after string) error) error {
+	l.tr.Add(op, got)
+	if got != want {
+		return l.Fail("%v returned %v, the model %v", op, got, want)
+	}
+	return compare(op.String())
 }

@@ -30,12 +30,21 @@
 //
 //	CheckTooHardOnlyAboveCap  TooHard exactly when the search needs more than the cap
 //
+// Of the questions about one view's layout, each against the model's own
+// answer (GapFree, Covers, InternalOverlap), on single views or pairs drawn
+// as above, some at the edges of validity:
+//
+//	CheckGapFreeMatchesModel          touches every byte of its bounds
+//	CheckCoversMatchesModel           every byte of b is a byte of a (the model's sound rule)
+//	CheckInternalOverlapMatchesModel  touches a byte through two elements
+//
 // All at once:
 //
 //	CheckExact                every property above but NeverMisses and TooHardOnlyAboveCap
 //
 // Every property takes an overlap.Checker, except CheckTooHardOnlyAboveCap,
-// which takes a CappedChecker. A checker is a pure function, so there are no
+// which takes a CappedChecker, and the three about one view's layout, which
+// take a function of the model's signature. A checker is a pure function, so there are no
 // concurrent properties here: run `go test -race` on the code that shares
 // your checker's state, if it has any.
 //

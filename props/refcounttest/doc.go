@@ -16,15 +16,6 @@
 //	CheckDisjointParallel  goroutines on address ranges of their own: results, snapshots and the end state match the model
 //	CheckLinearizable      short racy histories of three goroutines are linearizable under the model
 //	CheckLastReleaseRace   the last references of a buffer dropped at once free it exactly once
-//
-// # Under a scheduler (RegistryFactory, sched.Options)
-//
-//	CheckScheduled  interleavings chosen by package sched's scheduler: histories linearizable, frees included, each once
-//
-// CheckScheduled needs the registry instrumented with package sched and a
-// build with -tags sched for its interleavings to be chosen (it is a stress
-// run otherwise); see its doc.
-//
 //	CheckScheduled         interleavings a scheduler chooses (package sched) are linearizable, frees included
 //
 // # Sharded registries (ShardMapper)

@@ -18,15 +18,18 @@ import (
 // chooses (package sched), where the other concurrent properties hope the Go
 // runtime interleaves goroutines badly. Each case sets up an owned pointer
 // and a buffer whose alias may be listed twice, then two or three goroutines
-// each run one to four drawn calls on them — releases and retains of every
-// holder, queries, a second owned pointer registered, released and
-// registered again, a second buffer whose alias list may clash with the
-// first's, Stats, now and then a Close — and the body, once they have all
-// returned, takes Stats and Live. Every history must be linearizable under
-// the model, frees included: each free happens inside the call that drops
-// the registration's last reference, as the model's does at that point in
-// the order (porcupine). After a final Close, every registration has been
-// freed exactly once, with its real pointer, size and kind.
+// play one of a few race shapes on them — the buffer's holders released at
+// once; a holder released while another goroutine asks of it; an owned
+// pointer registered while another is released; a pointer released twice
+// and registered again, with another size; a second buffer, whose alias
+// list may clash with the first's, registered while another goroutine asks
+// of its holders; a Close racing a registration — each goroutine adding up
+// to two calls of any kind. Once they have all returned the body takes
+// Stats and closes the registry. The history must be linearizable under the
+// model, frees included: each free happens inside the call that drops the
+// registration's last reference (or the Close), as the model's does at that
+// point in the order (porcupine). And every registration made has been
+// freed exactly once in all, with its real pointer, size and kind.
 //
 // The scheduler runs the goroutines one at a time and switches between them
 // only at schedule points: an implementation must be instrumented with
@@ -233,7 +236,7 @@ func (sc scheduledCase) run(s *sched.Scheduler, factory RegistryFactory) (undeci
 	for _, op := range []scheduledOp{{snapshot: snapStats}, {Op: spec.Op{Kind: spec.OpClose}}} {
 		record(len(sc.plans), op)
 	}
-	res := linear.Check(scheduledModel(sc.setup(), sc.pointers()), history, 5*time.Second)
+	res := linear.Check(scheduledModel(sc.setup(), sc.pointers()), history, scheduledCheckTime)
 	switch res.Verdict {
 	case linear.NotLinearizable:
 		s.Fatalf("the history is not linearizable under the model (frees included): %v\n%s", res, linear.Describe(history))
@@ -274,3 +277,10 @@ func (sc scheduledCase) exactlyOnce(frees *attributedFrees, history []porcupine.
 	}
 	return ""
 }
+
+// scheduledCheckTime is how long porcupine may take over one history of a
+// scheduled case. A history of a dozen or two calls that is linearizable is
+// decided in milliseconds; one that is not may take long to prove so, and
+// a failure's shrinking checks many: one undecided after a second proves
+// nothing, and the case is skipped.
+const scheduledCheckTime = time.Second

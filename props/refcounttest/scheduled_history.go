@@ -17,16 +17,13 @@ import (
 // The calls of CheckScheduled as data, what each returned (its frees
 // included), and the porcupine model that judges a history of them.
 
-// snapshotKind marks a call that is not a spec.Op: Stats or Live.
+// snapshotKind marks a call that is not a spec.Op: Stats.
 type snapshotKind uint8
 
-const (
-	snapStats snapshotKind = iota + 1
-	snapLive
-)
+const snapStats snapshotKind = 1
 
 // scheduledOp is one call of a CheckScheduled history: the spec.Op, or,
-// when snapshot is set, Stats() or Live().
+// when snapshot is set, Stats().
 type scheduledOp struct {
 	spec.Op
 	snapshot snapshotKind
@@ -36,8 +33,6 @@ func (o scheduledOp) String() string {
 	switch o.snapshot {
 	case snapStats:
 		return "Stats()"
-	case snapLive:
-		return "Live()"
 	}
 	return o.Op.String()
 }
@@ -75,8 +70,6 @@ func (o scheduledOp) apply(r spec.Registry, frees *attributedFrees) scheduledRes
 	switch o.snapshot {
 	case snapStats:
 		res.State = fmt.Sprintf("%+v", r.Stats())
-	case snapLive:
-		res.State = fmt.Sprint(stripIDs(r.Live()))
 	case 0:
 		if o.Kind == spec.OpClose {
 			leaked, err := r.Close()

@@ -3,8 +3,6 @@ package sizeclasstest
 import (
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/memverify/memverify/internal/draw"
@@ -33,17 +31,7 @@ import (
 // the repro command and the bounds.
 func CheckDeferredScheduled(t rapid.TB, factory DeferredAllocatorFactory, opts sched.Options) {
 	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) { runDeferredScheduled(rt, factory, opts) })
-}
-
-func runDeferredScheduled(rt *rapid.T, factory DeferredAllocatorFactory, opts sched.Options) sched.Schedule {
-	sc := drawDeferredCase(rt)
-	var undecided string
-	schedule := sched.Run(rt, opts, func(s *sched.Scheduler) { undecided = sc.run(s, factory) })
-	if undecided != "" {
-		rt.Skipf("%s: this history proves nothing", undecided)
-	}
-	return schedule
+	checkCases(t, drawDeferredCase, factory, opts)
 }
 
 // deferredCase is one case of CheckDeferredScheduled: how many blocks the
@@ -110,16 +98,9 @@ func (sc deferredCase) run(s *sched.Scheduler, factory DeferredAllocatorFactory)
 		blocks[i] = res.Addr
 		setup = append(setup, replayCall{op, res})
 	}
-	var mu sync.Mutex
-	var history []porcupine.Operation
-	record := func(client int, op spec.DeferredOp) {
-		call := s.Call(op.String())
-		res := op.Apply(d)
-		ret := s.Return(res.String())
-		mu.Lock()
-		history = append(history, porcupine.Operation{ClientId: client, Input: op, Output: res, Call: call, Return: ret})
-		mu.Unlock()
-	}
+	h := &runHistory{s: s}
+	apply := func(op spec.DeferredOp) spec.Result { return op.Apply(d) }
+	record := func(client int, op spec.DeferredOp) { recordCall(h, client, op, apply) }
 	for g, plan := range sc.plans {
 		s.Go(fmt.Sprintf("G%d", g+1), func() {
 			for _, op := range plan {
@@ -133,15 +114,11 @@ func (sc deferredCase) run(s *sched.Scheduler, factory DeferredAllocatorFactory)
 	s.Wait()
 	record(len(sc.plans), spec.DeferredOp{Kind: spec.DeferredGC})
 	record(len(sc.plans), spec.DeferredOp{Kind: spec.DeferredPending})
-	res := linear.Check(deferredModel(setup), history, 5*time.Second)
-	switch res.Verdict {
-	case linear.NotLinearizable:
-		s.Fatalf("the history is not linearizable under the model: %v\n%s", res, linear.Describe(history))
-	case linear.Unknown:
-		return res.String()
+	if undecided := h.linearizable(deferredModel(setup), "model"); undecided != "" {
+		return undecided
 	}
 	if err := drainedOnce(d, dev, blocks); err != "" {
-		s.Fatalf("%s\n%s", err, linear.Describe(history))
+		s.Fatalf("%s\n%s", err, linear.Describe(h.ops))
 	}
 	return ""
 }

@@ -57,7 +57,8 @@
 //     (DeferredAllocatorFactory), CheckStreamScheduled
 //     (StreamAllocatorFactory): interleavings chosen by package sched's
 //     scheduler (instrumented code, -tags sched): histories linearizable,
-//     every block freed on the device exactly once.
+//     every block freed on the device exactly once, and a pool's free
+//     blocks each in exactly one of its caches.
 //   - CheckStreamConcurrent (StreamAllocatorFactory): three streams in
 //     parallel obey the stream-ordering rule in real time.
 //

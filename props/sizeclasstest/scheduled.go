@@ -3,8 +3,6 @@ package sizeclasstest
 import (
 	"fmt"
 	"slices"
-	"sync"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/memverify/memverify/internal/draw"
@@ -17,18 +15,24 @@ import (
 // CheckScheduled checks a Pool under interleavings that a scheduler chooses
 // (package sched), where the other concurrent properties hope the Go
 // runtime interleaves goroutines badly. Each case warms a pool of
-// SmallPoolConfig up (blocks cached, blocks held, pin mode perhaps on),
-// then two or three goroutines each make one to four drawn calls: Allocs,
-// Frees of their own blocks, of held blocks (two goroutines may free the
-// same one) and of the address the device hands out next (a Free racing
-// the Alloc that publishes it), Trim and Close. Once they have
-// all returned, the body makes a Trim and a Close. The history must be
+// SmallPoolConfig up (blocks cached, now and then more than a P's front
+// cache holds; blocks held), then two or three goroutines play one of a few
+// race shapes — allocating and freeing blocks of one class; freeing one
+// held block at once; in pin mode, allocating and freeing while another
+// trims; allocating and freeing while another closes; allocating a block
+// new to the pool while another frees the address the device hands out
+// next; over a deep cache, allocating while another frees a held block
+// past its full front cache — each adding up to two calls of any kind. Once they have all
+// returned, the body checks the dump (every free block in exactly one
+// cache, no block in use in any), trims and closes. The history must be
 // linearizable (porcupine) under the contract: an Alloc hands out a free
 // block of its class or a new one, never one in use or one the device got
-// back; a Free frees a block in use, once; Trim releases exactly the free
-// blocks that are not frozen; Close reports exactly the blocks in use; and
-// after it every call answers ErrClosed. And the device must have seen
-// every block freed exactly once: no double free, nothing left.
+// back; a Free frees a block in use, once; each block a Trim releases is
+// free and not frozen at that instant (a Trim racing Allocs and Frees
+// releases its blocks one at a time; the body's, alone, releases every such
+// block); Close reports exactly the blocks in use, and after it every call
+// answers ErrClosed. And the device must have freed every block exactly
+// once: no double free, nothing left after the Close.
 //
 // The scheduler runs the goroutines one at a time and switches between
 // them only at schedule points: a pool must be instrumented with package
@@ -37,27 +41,15 @@ import (
 // for its interleavings to be chosen; the pools of this module are. A
 // user's own pool instrumented the same way is checked the same way. Built
 // without the tag, each case is one free-running stress run of the same
-// scenario, checked the same way. opts chooses the strategy (sched.PCT is
-// the better default), the repro command and the bounds; every draw, the
-// schedule's included, is rapid's, so a failure shrinks to few calls and
-// few preemptions and replays from -rapid.seed, and prints the
-// interleaving as a timeline.
+// scenario, checked the same way, except that a Trim cannot say which
+// blocks it released and is taken on trust. opts chooses the strategy
+// (sched.PCT is the better default), the repro command and the bounds;
+// every draw, the schedule's included, is rapid's, so a failure shrinks to
+// few calls and few preemptions and replays from -rapid.seed, and prints
+// the interleaving as a timeline.
 func CheckScheduled(t rapid.TB, factory PoolFactory, opts sched.Options) {
 	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) { runScheduled(rt, factory, opts) })
-}
-
-// runScheduled draws one case of CheckScheduled and runs it under opts,
-// returning the schedule it ran.
-func runScheduled(rt *rapid.T, factory PoolFactory, opts sched.Options) sched.Schedule {
-	sc := drawPoolCase(rt)
-	var undecided string
-	schedule := sched.Run(rt, opts, func(s *sched.Scheduler) { undecided = sc.run(s, factory) })
-	if undecided != "" {
-		// rapid draws another case instead, and fails the run if too few prove anything.
-		rt.Skipf("%s: this history proves nothing", undecided)
-	}
-	return schedule
+	checkCases(t, drawPoolCase, factory, opts)
 }
 
 // poolCase is one case of CheckScheduled: the warm-up, and each
@@ -106,11 +98,12 @@ func (c poolCall) String() string {
 type poolShape uint8
 
 const (
-	shapeChurn   poolShape = iota // every goroutine allocates blocks of the first class and frees them
-	shapeFree                     // every goroutine frees the same held block, then allocates
-	shapeTrim                     // in pin mode, one allocates and frees while another trims
-	shapeClose                    // one allocates and frees while another closes the pool
-	shapePublish                  // one allocates a block new to the pool while another frees its address
+	shapeChurn    poolShape = iota // every goroutine allocates blocks of the first class and frees them
+	shapeFree                      // every goroutine frees the same held block, then allocates
+	shapeTrim                      // in pin mode, one allocates and frees while another trims
+	shapeClose                     // one allocates and frees while another closes the pool
+	shapePublish                   // one allocates a block new to the pool while another frees its address
+	shapeOverflow                  // over a deep warm-up, one allocates while another frees a held block past its full front cache
 	poolShapes
 )
 
@@ -118,13 +111,16 @@ const (
 // a block of the first class and freeing it, from a warm-up that cached
 // one block and holds one.
 func drawPoolCase(t *rapid.T) poolCase {
+	shape := poolShape(rapid.IntRange(0, int(poolShapes)-1).Draw(t, "shape"))
 	sc := poolCase{cached: rapid.IntRange(1, 3).Draw(t, "cached"), held: rapid.IntRange(1, 2).Draw(t, "held")}
-	if draw.Rarely(t, 4, "deep") {
+	if shape == shapeOverflow || shape != shapeTrim && draw.Rarely(t, 2, "deep") {
 		// More than a P's front cache holds (LockFree's private slots,
-		// Sharded's shard): the rest go to stacks and central lists.
+		// Sharded's shard): the rest go to stacks and central lists. Not
+		// under a racing Trim: each block it releases is a step of the
+		// history (trimmed), and a dozen of them that commute make a
+		// history porcupine takes long to refute.
 		sc.cached = rapid.IntRange(9, 12).Draw(t, "deep cached")
 	}
-	shape := poolShape(rapid.IntRange(0, int(poolShapes)-1).Draw(t, "shape"))
 	// Trim races Allocs and Frees in the other shapes too (an extra call):
 	// this one has them race in pin mode.
 	sc.pinned = shape == shapeTrim
@@ -135,7 +131,7 @@ func drawPoolCase(t *rapid.T) poolCase {
 	sc.plans = make([][]poolCall, n)
 	for g := range sc.plans {
 		sc.plans[g] = sc.part(t, shape, g)
-		menu := sc.menu()
+		menu := sc.menu(sc.cached < 9)
 		for range rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("G%d extra calls", g+1)) {
 			sc.plans[g] = append(sc.plans[g], menu[rapid.IntRange(0, len(menu)-1).Draw(t, "call")])
 		}
@@ -169,6 +165,13 @@ func (sc poolCase) part(t *rapid.T, shape poolShape, g int) []poolCall {
 		return []poolCall{{op: spec.Op{Kind: spec.OpAlloc, N: cls[1]}}} // the warm-up caches none of this class
 	case shape == shapePublish:
 		return []poolCall{{op: spec.Op{Kind: spec.OpFree}, free: freeNext}}
+	case shape == shapeOverflow && g == 0:
+		return []poolCall{alloc}
+	case shape == shapeOverflow:
+		// The warm-up's front cache is full: the block goes behind it
+		// (a stack, a central list) while the other goroutine takes one
+		// from there.
+		return []poolCall{{op: spec.Op{Kind: spec.OpFree}, free: freeHeld}}
 	}
 	return churn()
 }
@@ -181,14 +184,19 @@ func (sc poolCase) part(t *rapid.T, shape poolShape, g int) []poolCall {
 // the mode after they claim the block, the safe side: a block frozen once
 // too often is held till Close, one frozen too seldom could be trimmed
 // under a captured graph), and no single order of the calls explains that.
-// CheckPinnedTrimRace races pin mode.
-func (sc poolCase) menu() []poolCall {
+// CheckPinnedTrimRace races pin mode. Trim is among them only with trim
+// set (not over a deep warm-up: see drawPoolCase).
+func (sc poolCase) menu(trim bool) []poolCall {
 	cls := SmallPoolConfig().Classes
 	alloc := func(n int64) poolCall { return poolCall{op: spec.Op{Kind: spec.OpAlloc, N: n}} }
 	free := func(f freeOf, i int) poolCall { return poolCall{op: spec.Op{Kind: spec.OpFree}, free: f, index: i} }
 	do := func(k spec.OpKind, on bool) poolCall { return poolCall{op: spec.Op{Kind: k, On: on}} }
-	return []poolCall{alloc(cls[0]), free(freeOwn, 0), free(freeHeld, sc.held-1), alloc(cls[1]), free(freeNext, 0),
-		alloc(cls[2] + 1), do(spec.OpTrim, false), do(spec.OpClose, false)}
+	menu := []poolCall{alloc(cls[0]), free(freeOwn, 0), free(freeHeld, sc.held-1), alloc(cls[1]), free(freeNext, 0),
+		alloc(cls[2] + 1), do(spec.OpClose, false)}
+	if trim {
+		menu = append(menu, do(spec.OpTrim, false))
+	}
+	return menu
 }
 
 // warmUp allocates blocks of the first class, frees sc.cached of them (the
@@ -230,8 +238,7 @@ func (sc poolCase) run(s *sched.Scheduler, factory PoolFactory) (undecided strin
 		s.Fatalf("%v", err)
 	}
 	init := newPoolState(cfg, pool.Blocks(), sc.pinned)
-	var mu sync.Mutex
-	var history []porcupine.Operation
+	h := &runHistory{s: s}
 	record := func(client int, op spec.Op) poolAnswer {
 		call := s.Call(op.String())
 		dev.take()
@@ -240,9 +247,7 @@ func (sc poolCase) run(s *sched.Scheduler, factory PoolFactory) (undecided strin
 			res.Released, res.Known = dev.take()
 		}
 		ret := s.Return(res.String())
-		mu.Lock()
-		history = append(history, trimmed(client, op, res, 2*call, 2*ret)...)
-		mu.Unlock()
+		h.add(trimmed(client, op, res, 2*call, 2*ret)...)
 		return res
 	}
 	for g, plan := range sc.plans {
@@ -269,27 +274,18 @@ func (sc poolCase) run(s *sched.Scheduler, factory PoolFactory) (undecided strin
 	s.Wait()
 	// Between calls every free block is in exactly one cache and no block
 	// in use in any (a stack corrupted by a race lists one twice).
-	if err := checkPoolInvariants(pool, dev.SimDevice, map[spec.Addr]bool{}, closedBy(history)); err != nil {
-		s.Fatalf("once every goroutine has returned: %v\n%s", err, linear.Describe(history))
+	if err := checkPoolInvariants(pool, dev.SimDevice, map[spec.Addr]bool{}, closedBy(h.ops)); err != nil {
+		s.Fatalf("once every goroutine has returned: %v\n%s", err, linear.Describe(h.ops))
 	}
 	// Then a Trim and a Close, whose answers show what is left: both join
 	// the history, after every other call. This Trim runs alone, so it
 	// must release every free block that is not frozen (On marks it so).
 	record(len(sc.plans), spec.Op{Kind: spec.OpTrim, On: true})
 	record(len(sc.plans), spec.Op{Kind: spec.OpClose})
-	res := linear.Check(poolModel(init), history, 5*time.Second)
-	switch res.Verdict {
-	case linear.NotLinearizable:
-		s.Fatalf("the history is not linearizable under the contract: %v\n%s", res, linear.Describe(history))
-	case linear.Unknown:
-		return res.String()
+	if undecided := h.linearizable(poolModel(init), "contract"); undecided != "" {
+		return undecided
 	}
-	if v := dev.Violations(); len(v) > 0 {
-		s.Fatalf("the device was misused: %v\n%s", v, linear.Describe(history))
-	}
-	if live := dev.Live(); len(live) > 0 {
-		s.Fatalf("after Close the device still holds %v: blocks never given back\n%s", live, linear.Describe(history))
-	}
+	h.deviceClean(dev.SimDevice)
 	return ""
 }
 

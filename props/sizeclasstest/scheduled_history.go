@@ -2,8 +2,10 @@ package sizeclasstest
 
 import (
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -129,6 +131,7 @@ type poolState struct {
 	pinned bool
 	closed bool
 	lax    bool
+	k      string // key, once made: a state is not changed after its step
 }
 
 // newPoolState is the state of a pool whose dump is blocks, in pin mode if
@@ -143,22 +146,40 @@ func newPoolState(cfg spec.Config, blocks []spec.Block, pinned bool) *poolState 
 
 func (s *poolState) clone() *poolState {
 	c := *s
-	c.blocks, c.gone = maps.Clone(s.blocks), maps.Clone(s.gone)
+	c.blocks, c.gone, c.k = maps.Clone(s.blocks), maps.Clone(s.gone), ""
 	return &c
 }
 
-// key is the state as text, for porcupine's cache of visited states.
+// key is the state as text, for porcupine's cache of visited states, which
+// compares states often: made once.
 func (s *poolState) key() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "pinned=%v closed=%v lax=%v", s.pinned, s.closed, s.lax)
+	if s.k == "" {
+		s.k = s.makeKey()
+	}
+	return s.k
+}
+
+func (s *poolState) makeKey() string {
+	b := make([]byte, 0, 16*(len(s.blocks)+len(s.gone))+8)
+	for _, f := range []bool{s.pinned, s.closed, s.lax} {
+		b = strconv.AppendBool(b, f)
+	}
 	for _, a := range slices.Sorted(maps.Keys(s.blocks)) {
 		k := s.blocks[a]
-		fmt.Fprintf(&b, " %v:%v/%v", a, k.inUse, k.frozen)
+		b = strconv.AppendUint(append(b, ' '), uint64(a), 16)
+		b = append(b, ':', "fi"[bool2int(k.inUse)], "tf"[bool2int(k.frozen)])
 	}
 	for _, a := range slices.Sorted(maps.Keys(s.gone)) {
-		fmt.Fprintf(&b, " -%v", a)
+		b = strconv.AppendUint(append(b, " -"...), uint64(a), 16)
 	}
-	return b.String()
+	return string(b)
+}
+
+func bool2int(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // poolModel is the porcupine model of a history from state init.
@@ -171,7 +192,12 @@ func poolModel(init *poolState) porcupine.Model {
 			}
 			return poolStep(state.(*poolState), input.(spec.Op), output.(poolAnswer))
 		},
-		Equal:             func(a, b any) bool { return a.(*poolState).key() == b.(*poolState).key() },
+		Equal: func(a, b any) bool { return a.(*poolState).key() == b.(*poolState).key() },
+		Hash: func(s any) uint64 {
+			h := fnv.New64a()
+			h.Write([]byte(s.(*poolState).key()))
+			return h.Sum64()
+		},
 		DescribeOperation: func(in, out any) string { return fmt.Sprintf("%v -> %v", in, out) },
 		DescribeState:     func(s any) string { return s.(*poolState).key() },
 	}

@@ -6,12 +6,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/memverify/memverify/internal/draw"
-	"github.com/memverify/memverify/internal/linear"
 	spec "github.com/memverify/memverify/model/sizeclass"
 	"github.com/memverify/memverify/sched"
 	"pgregory.net/rapid"
@@ -36,17 +33,7 @@ import (
 // the repro command and the bounds.
 func CheckStreamScheduled(t rapid.TB, factory StreamAllocatorFactory, opts sched.Options) {
 	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) { runStreamScheduled(rt, factory, opts) })
-}
-
-func runStreamScheduled(rt *rapid.T, factory StreamAllocatorFactory, opts sched.Options) sched.Schedule {
-	sc := drawStreamCase(rt)
-	var undecided string
-	schedule := sched.Run(rt, opts, func(s *sched.Scheduler) { undecided = sc.run(s, factory) })
-	if undecided != "" {
-		rt.Skipf("%s: this history proves nothing", undecided)
-	}
-	return schedule
+	checkCases(t, drawStreamCase, factory, opts)
 }
 
 // streamCase is one case of CheckStreamScheduled: the warm-up's blocks held
@@ -136,17 +123,9 @@ func (sc streamCase) run(s *sched.Scheduler, factory StreamAllocatorFactory) (un
 	if err != nil {
 		s.Fatalf("%v", err)
 	}
-	var mu sync.Mutex
-	var history []porcupine.Operation
-	record := func(client int, op spec.StreamOp) spec.Result {
-		call := s.Call(op.String())
-		res := applyStreamOp(a, op)
-		ret := s.Return(res.String())
-		mu.Lock()
-		history = append(history, porcupine.Operation{ClientId: client, Input: op, Output: res, Call: call, Return: ret})
-		mu.Unlock()
-		return res
-	}
+	h := &runHistory{s: s}
+	apply := func(op spec.StreamOp) spec.Result { return applyStreamOp(a, op) }
+	record := func(client int, op spec.StreamOp) spec.Result { return recordCall(h, client, op, apply) }
 	for g, plan := range sc.plans {
 		s.Go(fmt.Sprintf("G%d", g+1), func() {
 			var own spec.Addr
@@ -167,19 +146,10 @@ func (sc streamCase) run(s *sched.Scheduler, factory StreamAllocatorFactory) (un
 	s.Wait()
 	record(len(sc.plans), spec.StreamOp{Kind: spec.StreamTrim})
 	record(len(sc.plans), spec.StreamOp{Kind: spec.StreamClose})
-	res := linear.Check(streamModel(setup), history, 5*time.Second)
-	switch res.Verdict {
-	case linear.NotLinearizable:
-		s.Fatalf("the history is not linearizable under the model: %v\n%s", res, linear.Describe(history))
-	case linear.Unknown:
-		return res.String()
+	if undecided := h.linearizable(streamModel(setup), "model"); undecided != "" {
+		return undecided
 	}
-	if v := dev.Violations(); len(v) > 0 {
-		s.Fatalf("the device was misused: %v\n%s", v, linear.Describe(history))
-	}
-	if live := dev.Live(); len(live) > 0 {
-		s.Fatalf("after Close the device still holds %v: blocks never given back\n%s", live, linear.Describe(history))
-	}
+	h.deviceClean(dev)
 	return ""
 }
 

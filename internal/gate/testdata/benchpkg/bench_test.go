@@ -43,9 +43,10 @@ func BenchmarkWork(b *testing.B) {
 var keep []*[4]uint64
 
 func BenchmarkAlloc(b *testing.B) {
+	slower := os.Getenv("GATE_TEST_SLOWER") != ""
 	for i := range b.N {
 		p := new([4]uint64)
-		if os.Getenv("GATE_TEST_SLOWER") != "" {
+		if slower {
 			keep = append(keep[:0], p, new([4]uint64))
 		} else {
 			keep = append(keep[:0], p)

@@ -1,0 +1,150 @@
+package overlap
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	spec "github.com/memverify/memverify/model/overlap"
+)
+
+// TestFirstInRange holds firstInRange to a scan of t over a full period, on
+// small moduli, and to its own claim (a·t mod m in range) on huge ones.
+func TestFirstInRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		m := 1 + r.Uint64N(60)
+		a, lo := r.Uint64N(m), r.Uint64N(m)
+		hi := lo + r.Uint64N(m-lo)
+		want, found := uint64(0), false
+		for x := range m {
+			if v := a * x % m; lo <= v && v <= hi {
+				want, found = x, true
+				break
+			}
+		}
+		if got, ok := firstInRange(a, m, lo, hi); ok != found || (ok && got != want) {
+			t.Fatalf("firstInRange(%d, %d, %d, %d) = %d, %v; want %d, %v", a, m, lo, hi, got, ok, want, found)
+		}
+	}
+	for range 20000 {
+		m := 1<<62 + r.Uint64N(1<<62)
+		a, lo := r.Uint64N(m), r.Uint64N(m)
+		hi := min(m-1, lo+r.Uint64N(1<<20))
+		if got, ok := firstInRange(a, m, lo, hi); ok {
+			if v := mulMod(a, got%m, m); v < lo || v > hi || got >= m {
+				t.Fatalf("firstInRange(%d, %d, %d, %d) = %d: a·t mod m = %d", a, m, lo, hi, got, v)
+			}
+		}
+	}
+}
+
+// TestPair holds the closed forms of the last two terms to enumeration.
+func TestPair(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 50000 {
+		a, b := 1+r.Uint64N(40), 1+r.Uint64N(40)
+		u, v := r.Uint64N(12), r.Uint64N(12)
+		lo := r.Uint64N(a*u + b*v + 8)
+		hi := lo + r.Uint64N(6)
+		if r.IntN(3) == 0 {
+			hi = lo
+		}
+		exact, ranged := false, false
+		for x := range u + 1 {
+			for y := range v + 1 {
+				s := a*x + b*y
+				exact = exact || s == lo
+				ranged = ranged || (lo <= s && s <= hi)
+			}
+		}
+		var q pair
+		q.init(a, u, b, v, gcd(a, b))
+		if lo%q.g == 0 {
+			if got := q.solve(lo); got != exact {
+				t.Fatalf("%d·x + %d·y = %d, x ≤ %d, y ≤ %d: solve %v, want %v", a, b, lo, u, v, got, exact)
+			}
+		}
+		if lo > 0 {
+			if got := q.solveRange(lo, hi); got != ranged {
+				t.Fatalf("%d·x + %d·y in [%d, %d], x ≤ %d, y ≤ %d: solveRange %v, want %v", a, b, lo, hi, u, v, got, ranged)
+			}
+		}
+	}
+}
+
+// TestPairWide holds solveRange to a scan over x on pairs wide enough for
+// its interior step (firstInRange), where each x's y range is decided by
+// division.
+func TestPairWide(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 20000 {
+		a, b := 1+r.Uint64N(2000), 1+r.Uint64N(2000)
+		u, v := r.Uint64N(400), r.Uint64N(400)
+		lo := 1 + r.Uint64N(a*u+b*v+8)
+		hi := lo + r.Uint64N(min(a, b)+2)
+		want := false
+		for x := uint64(0); x <= u && a*x <= hi && !want; x++ {
+			y := min(v, (hi-a*x)/b)
+			want = a*x+b*y >= lo
+		}
+		var q pair
+		q.init(a, u, b, v, gcd(a, b))
+		if got := q.solveRange(lo, hi); got != want {
+			t.Fatalf("%d·x + %d·y in [%d, %d], x ≤ %d, y ≤ %d: solveRange %v, want %v", a, b, lo, hi, u, v, got, want)
+		}
+	}
+}
+
+// TestSearchSmallAgrees: the small path answers, and counts nodes, exactly
+// as the search it stands in for, on views of rank ≤ 2 with size-1 dims,
+// stride-0 dims, strides of 1 and equal strides mixed in.
+func TestSearchSmallAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	taken := 0
+	for range 100000 {
+		var vs [2]spec.View
+		var bs [2]box
+		for k := range vs {
+			rank := r.IntN(3)
+			x := spec.View{ElemSize: int64(1 + r.IntN(4)), Shape: make([]int64, rank), Strides: make([]int64, rank)}
+			for d := range rank {
+				x.Shape[d] = int64(1 + r.IntN(40))
+				x.Strides[d] = []int64{0, 1, -1, 3, 7, 12, -12}[r.IntN(7)] * int64(1+r.IntN(3))
+				if x.Shape[d] > 1 && x.Strides[d] < 0 {
+					x.Offset -= (x.Shape[d] - 1) * x.Strides[d]
+				}
+			}
+			x.Offset += int64(r.IntN(200))
+			vs[k] = x
+			var err error
+			if bs[k], err = measure(&vs[k]); err != nil || bs[k].empty {
+				t.Fatal(x, err)
+			}
+		}
+		if !boxesMeet(bs[0], bs[1]) {
+			continue
+		}
+		maxWork := 1 + r.IntN(2)
+		v, st, ok := searchSmall(&vs[0], &vs[1], bs[0], bs[1], maxWork)
+		if !ok {
+			continue
+		}
+		taken++
+		var p problem
+		p.build(&vs[0], &vs[1], bs[0], bs[1])
+		found := p.solve(maxWork)
+		want := spec.No
+		switch {
+		case found:
+			want = spec.Yes
+		case p.tooHard:
+			want = spec.TooHard
+		}
+		if v != want || st.Nodes != p.nodes || st.Path != PathSearch {
+			t.Fatalf("%v, %v: small %v %+v; search %v after %d nodes", vs[0], vs[1], v, st, want, p.nodes)
+		}
+	}
+	if taken < 10000 {
+		t.Errorf("the small path took only %d pairs", taken)
+	}
+}
