@@ -115,7 +115,12 @@ func judgeRuns(runs []benchRun) (benchJudged, error) {
 	if len(j.rows) == 0 {
 		return j, fmt.Errorf("no benchmark results")
 	}
-	j.verdicts = goals.Judge(j.rows)
+	var names []string
+	var each [][]benchcmp.Row
+	for _, r := range j.perRun {
+		names, each = append(names, r.Run), append(each, r.rows)
+	}
+	j.verdicts = goals.JudgeCampaigns(j.rows, names, each)
 	return j, nil
 }
 
@@ -174,6 +179,7 @@ func saveSamples(dir string, data []byte) error {
 type RunVerdicts struct {
 	Run   string          `json:"run"`
 	Goals []goals.Verdict `json:"goals"`
+	rows  []benchcmp.Row  // the run's own rows, for goals judged campaign by campaign
 }
 
 // judgeEach judges the goals on each run by itself.
@@ -184,7 +190,7 @@ func judgeEach(runs []benchRun) ([]RunVerdicts, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading results: %w", err) // err names the file and line
 		}
-		out = append(out, RunVerdicts{Run: filepath.Base(r.name), Goals: goals.Judge(rows)})
+		out = append(out, RunVerdicts{Run: filepath.Base(r.name), Goals: goals.Judge(rows), rows: rows})
 	}
 	return out, nil
 }

@@ -56,7 +56,14 @@
 //     slack, a·x + b·y must fall in [r − slack, r], which holds for some x
 //     exactly when (hi − a·x) mod b stays within the window: a few x are
 //     stepped through, a wide range is settled by Euclid's algorithm
-//     (firstInRange) in O(log b). The remaining terms are enumerated by a
+//     (firstInRange) in O(log b). At the search's leaves (leaves.go), where
+//     one pair is solved for a run of right-hand sides r − c·x, x stepping
+//     by a constant, the run holds the pair in registers and divides by
+//     reciprocals set up once per search (a high product in place of each
+//     division, exact for right-hand sides below 2^31); without slack,
+//     x's residue class moves by a constant from one leaf to the next, so
+//     it is stepped, not solved again: below 2^31 no leaf divides. The
+//     remaining terms are enumerated by a
 //     depth-first search, by increasing bound: it prunes every node by the
 //     reach of the remaining terms and by their gcd (what they leave modulo
 //     it must be slack), and without slack enumerates each variable only
@@ -71,8 +78,12 @@
 // above it, the root being the empty assignment, and a leaf the closed form
 // of the pair (or, with one term left, its range). An equation decided
 // before the search (no term left but slack) counts none; one with at most
-// two stride terms (two 1-D views among them) counts one, and takes a path
-// of its own without the search's tables (small.go). Beyond the cap
+// two stride terms (two 1-D views among them) counts one, and is decided by
+// the closed form without the search's tables (smallLeaf, small.go); two
+// 1-D views take that path before the shifted-copy and gap-free tests, and
+// without building the problem. A leaf's reach test is its
+// parent's (the parent enumerates only values that leave a reachable
+// rest), so it is counted but not repeated. Beyond the cap
 // (DefaultMaxWork = 2^16 nodes) the answer is TooHard, which a dependency
 // tracker treats as Yes; the search is deterministic, so a cap at or above
 // the nodes an uncapped call visits gives its answer.

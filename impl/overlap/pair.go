@@ -28,36 +28,81 @@ type pair struct {
 	period     uint64 // b/g: the period of x's residue class
 	inv        uint64 // (a/g)^-1 mod period, on first use (0 before; unused when period is 1)
 	am         uint64 // a mod b, plus one, on first use (0 before)
+	ra, rb     uint64 // reciprocals of a and of b (fast) or of period (fastExact); 0 before
+	rg         uint64 // with slack, the reciprocal of the gcd test's g when it is taken (leavesRange)
 }
 
-// init sets up the pair a·x + b·y with x ≤ u, y ≤ v and g = gcd(a, b).
-func (q *pair) init(a, u, b, v, g uint64) {
-	*q = pair{a: a, u: u, b: b, v: v, bv: b * v, g: g, period: divBy(b, g)}
-}
+// fastLimit bounds the right-hand sides whose pair divides by reciprocals
+// at the search's leaves (leaves.go): below it, every dividend formed there
+// (at most rhs + a − 1 < 2·rhs) is below 2^32.
+const fastLimit = 1 << 31
 
-// initRange sets up the pair for solveRange alone, which needs neither the
-// gcd nor the period.
-func (q *pair) initRange(a, u, b, v uint64) {
-	*q = pair{a: a, u: u, b: b, v: v, bv: b * v}
-}
-
-// ceilDiv returns ⌈n/d⌉ for d ≥ 1.
-func ceilDiv(n, d uint64) uint64 {
-	q := n / d
-	if q*d != n { // q·d ≤ n: no wrap
-		q++
+// fast sets up the reciprocals of a and b and a mod b, for a search with
+// slack whose right-hand side is below fastLimit (the caller checks), so
+// that a, b < 2^31. It costs two divisions once, and saves two or three at
+// every leaf.
+func (q *pair) fast() {
+	q.ra, q.rb = reciprocal(q.a), reciprocal(q.b)
+	if q.am == 0 {
+		q.am = rem(q.a, q.b, q.rb) + 1
 	}
-	return q
+}
+
+// fastExact is fast for a search without slack: the reciprocals of a and of
+// the period, and the inverse, which every leaf needs.
+func (q *pair) fastExact() {
+	q.ra = reciprocal(q.a)
+	if q.period > 1 {
+		q.rb = reciprocal(q.period)
+		if q.inv == 0 {
+			q.inv = modInverse(divBy(q.a, q.g)%q.period, q.period)
+		}
+	}
+}
+
+// reciprocal returns ⌊(2^64−1)/d⌋ + 1 for 2 ≤ d < 2^32: with it, x/d and
+// x mod d for any x < 2^32 are a high product (quo, rem) instead of a
+// division, exactly (Lemire, Kaser and Kurz, "Faster remainder by direct
+// computation", 2019). d = 1 would wrap it to 0; no coefficient of the pair
+// is 1 (those go to the slack).
+func reciprocal(d uint64) uint64 { return ^uint64(0)/d + 1 }
+
+// quo returns x/d for x < 2^32, given recip = reciprocal(d).
+func quo(x, recip uint64) uint64 {
+	hi, _ := bits.Mul64(recip, x)
+	return hi
+}
+
+// rem returns x mod d for x < 2^32, given recip = reciprocal(d).
+func rem(x, d, recip uint64) uint64 {
+	hi, _ := bits.Mul64(recip*x, d)
+	return hi
+}
+
+// init sets up the pair a·x + b·y with x ≤ u, y ≤ v and g = gcd(a, b), in
+// a zero pair (every caller's is fresh: a problem's, or a local). The
+// fields are stored one by one: assigning a whole pair built the value on
+// the stack and copied it, zeroing the fields set up on first use once
+// more (about 2% of a search's time on the slowest pairs of the corpus).
+func (q *pair) init(a, u, b, v, g uint64) {
+	q.a, q.u, q.b, q.v, q.bv, q.g, q.period = a, u, b, v, b*v, g, divBy(b, g)
+}
+
+// initRange sets up, in a zero pair, the pair for solveRange alone, which
+// needs neither the gcd nor the period.
+func (q *pair) initRange(a, u, b, v uint64) {
+	q.a, q.u, q.b, q.v, q.bv = a, u, b, v, b*v
 }
 
 // solve reports whether a·x + b·y = r has a solution within the bounds, for
 // an r that g divides.
 func (q *pair) solve(r uint64) bool {
+	a := q.a
 	var lo uint64
 	if r > q.bv {
-		lo = ceilDiv(r-q.bv, q.a)
+		lo = (r - q.bv + a - 1) / a // r, a < 2^63: no wrap
 	}
-	hi := min(q.u, r/q.a)
+	hi := min(q.u, r/a)
 	if lo > hi {
 		return false
 	}
@@ -66,11 +111,16 @@ func (q *pair) solve(r uint64) bool {
 		return true // b divides a·x − r for every x
 	}
 	if q.inv == 0 {
-		q.inv = modInverse(divBy(q.a, q.g)%m, m)
+		q.inv = modInverse(divBy(a, q.g)%m, m)
 	}
 	x0 := mulMod(divBy(r, q.g)%m, q.inv, m)
-	x := lo + (x0+m-lo%m)%m // the first x ≥ lo in the class; lo, m < 2^63
-	return x <= hi
+	// The first x ≥ lo in the class: lo plus (x0 − lo) mod m, both
+	// residues below m < 2^63.
+	step := x0 - lo%m
+	if x0 < lo%m {
+		step += m
+	}
+	return lo+step <= hi
 }
 
 // solveRange reports whether a·x + b·y lies in [lo, hi] (0 < lo ≤ hi ≤ rhs)
@@ -88,46 +138,54 @@ func (q *pair) solve(r uint64) bool {
 // which it holds is found by firstInRange, in O(log b) steps of Euclid's
 // algorithm.
 func (q *pair) solveRange(lo, hi uint64) bool {
+	a, b, d := q.a, q.b, hi-lo
 	var xlo uint64
 	if lo > q.bv {
-		xlo = ceilDiv(lo-q.bv, q.a)
+		xlo = (lo - q.bv + a - 1) / a // lo, a < 2^63: no wrap
 	}
 	xhi := q.u
-	if q.a*xhi > hi { // a·u ≤ rhs: no wrap; and no division when all of x fits
-		xhi = hi / q.a
+	if a*xhi > hi { // a·u ≤ rhs: no wrap
+		xhi = hi / a
 	}
 	if xlo > xhi {
 		return false
 	}
-	b, d := q.b, hi-lo
 	if d >= b-1 {
 		return true // any b consecutive integers hold a multiple of b
 	}
-	rem := (hi - q.a*xlo) % b // a·xlo ≤ hi
-	if rem <= d {
+	r := (hi - a*xlo) % b
+	if r <= d {
 		return true
 	}
 	if q.am == 0 {
 		q.am = q.a%b + 1 // stored plus one: 0 means not yet
 	}
-	am := q.am - 1
-	if n := xhi - xlo; n < 32 {
+	return q.window(r, d, xhi-xlo)
+}
+
+// window is the end of solveRange: whether (r − am·t) mod b ≤ d for some t
+// in [1, n], given d < r < b and d < b − 1, with am set.
+func (q *pair) window(r, d, n uint64) bool {
+	am, b := q.am-1, q.b
+	if n < 32 {
+		// Branch-free steps (the wrap is as likely as not): r − am, plus b
+		// when that wraps below 0 (r, am < b: a wrapped difference is
+		// above 2^64 − b > b, and adding b brings it back to [0, b)).
 		for ; n > 0; n-- {
-			if rem >= am {
-				rem -= am
-			} else {
-				rem += b - am
+			r -= am
+			if r > b {
+				r += b
 			}
-			if rem <= d {
+			if r <= d {
 				return true
 			}
 		}
 		return false
 	}
-	// (hi − a·(xlo+t)) mod b ≤ d  ⟺  am·t mod b ∈ [rem − d, rem], an
-	// interval within [1, b) since d < rem < b.
-	t, ok := firstInRange(am, b, rem-d, rem)
-	return ok && t <= xhi-xlo
+	// (hi − a·(xlo+t)) mod b ≤ d  ⟺  am·t mod b ∈ [r − d, r], an
+	// interval within [1, b) since d < r < b.
+	t, ok := firstInRange(am, b, r-d, r)
+	return ok && t <= n
 }
 
 // firstInRange returns the least t ≥ 0 with a·t mod m in [lo, hi], for
@@ -140,6 +198,10 @@ func (q *pair) solveRange(lo, hi uint64) bool {
 // the same problem for (m mod a, a), one step of Euclid's algorithm. Then
 // t = ⌈(lo + m·k)/a⌉, formed in 128 bits; it is below m, so it fits.
 func firstInRange(a, m, lo, hi uint64) (uint64, bool) {
+	if m < 1<<31 {
+		t, ok := firstInRange32(uint32(a), uint32(m), uint32(lo), uint32(hi))
+		return uint64(t), ok
+	}
 	if lo == 0 {
 		return 0, true
 	}
@@ -158,4 +220,25 @@ func firstInRange(a, m, lo, hi uint64) (uint64, bool) {
 	l, carry := bits.Add64(l, lo+a-1, 0)
 	t, _ := bits.Div64(h+carry, l, a) // the quotient is below m: h+carry < a
 	return t, true
+}
+
+// firstInRange32 is firstInRange for m < 2^31, in 32-bit arithmetic: the
+// recursion is a chain of divisions, and 32-bit ones take fewer cycles.
+// m·k < 2^62 and t < m, so the last step needs no 128-bit product.
+func firstInRange32(a, m, lo, hi uint32) (uint32, bool) {
+	if lo == 0 {
+		return 0, true
+	}
+	if a == 0 {
+		return 0, false
+	}
+	j := (lo + a - 1) / a // lo, a < 2^31: no wrap
+	if j*a <= hi {        // j·a < lo + a < 2^32
+		return j, true
+	}
+	k, ok := firstInRange32(m%a, a, j*a-hi, j*a-lo)
+	if !ok {
+		return 0, false
+	}
+	return uint32((uint64(m)*uint64(k) + uint64(lo) + uint64(a) - 1) / uint64(a)), true
 }

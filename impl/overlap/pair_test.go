@@ -132,7 +132,7 @@ func TestSearchSmallAgrees(t *testing.T) {
 		taken++
 		var p problem
 		p.build(&vs[0], &vs[1], bs[0], bs[1])
-		found := p.solve(maxWork)
+		found := p.searchTree(maxWork)
 		want := spec.No
 		switch {
 		case found:
@@ -146,5 +146,68 @@ func TestSearchSmallAgrees(t *testing.T) {
 	}
 	if taken < 10000 {
 		t.Errorf("the small path took only %d pairs", taken)
+	}
+}
+
+// TestReciprocal: quo and rem agree with division for dividends below 2^32
+// and divisors from 2 to 2^32 − 1, the ends of both ranges included.
+func TestReciprocal(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ds := []uint64{2, 3, 7, 400, 1 << 16, 1<<31 - 1, 1 << 31, 1<<32 - 1}
+	for range 200 {
+		ds = append(ds, 2+r.Uint64N(1<<32-2))
+	}
+	for _, d := range ds {
+		recip := reciprocal(d)
+		xs := []uint64{0, 1, d - 1, d, d + 1, 1<<32 - 1}
+		for range 2000 {
+			xs = append(xs, r.Uint64N(1<<32))
+		}
+		for _, x := range xs {
+			if x >= 1<<32 {
+				continue
+			}
+			if q, m := quo(x, recip), rem(x, d, recip); q != x/d || m != x%d {
+				t.Fatalf("x=%d d=%d: quo %d rem %d, want %d %d", x, d, q, m, x/d, x%d)
+			}
+		}
+	}
+}
+
+// searchTree is problem.solve without its shortcut for two terms: the
+// tables and the depth-first search, whose answer and node count the
+// shortcut must give.
+func (p *problem) searchTree(maxWork int) bool {
+	p.maxWork = maxWork
+	if p.n == 0 {
+		return p.rhs <= p.slack
+	}
+	if p.n <= smallTerms {
+		p.tables()
+	}
+	return p.dfs(0, p.rhs)
+}
+
+// TestMulModBelow: the Barrett product agrees with mulMod for moduli from 2
+// to 2^31 − 1 and factors at the ends of their range.
+func TestMulModBelow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	ds := []uint64{2, 3, 7, 400, 1 << 16, 1<<31 - 1, 1 << 30}
+	for range 300 {
+		ds = append(ds, 2+r.Uint64N(1<<31-2))
+	}
+	for _, d := range ds {
+		recip := reciprocal(d)
+		xs := []uint64{0, 1, d - 1, d / 2}
+		for range 300 {
+			xs = append(xs, r.Uint64N(d))
+		}
+		for _, x := range xs {
+			for _, y := range xs {
+				if got, want := mulModBelow(x, y, d, recip), mulMod(x, y, d); got != want {
+					t.Fatalf("%d·%d mod %d: %d, want %d", x, y, d, got, want)
+				}
+			}
+		}
 	}
 }

@@ -131,10 +131,15 @@ func (p *problem) clamp(c, u uint64) uint64 {
 }
 
 // finish puts the terms added so far in search order and fills the tables.
+// An equation of at most two terms is decided at once by smallLeaf, in
+// its one node, and needs no tables (under the mutants build tag it takes
+// the search, where the seams are).
 func (p *problem) finish() {
 	p.absorb()
 	p.order()
-	p.tables()
+	if p.n > smallTerms || bugs.Enabled {
+		p.tables()
+	}
 }
 
 // absorb moves into the slack every term it makes contiguous, smallest
@@ -188,12 +193,20 @@ func (p *problem) order() {
 // residue class its value must lie in for the rest to be divisible by their
 // gcd; and it sets up the closed form of the last two terms.
 func (p *problem) tables() {
-	p.g[p.n], p.reach[p.n] = 0, p.slack
+	w := p.slack
+	p.g[p.n], p.reach[p.n] = 0, w
 	for k := p.n - 1; k >= 0; k-- {
+		// With slack the gcd test can fail only for g > slack+1 (r mod g
+		// is at most g−1): where it cannot, it is dropped (g = 1), and
+		// with it a division at every node. A longer suffix's gcd divides
+		// a shorter one's, so once dropped it stays dropped, and no more
+		// gcds are computed. Without slack, 1 is the only gcd dropped.
 		if g := p.g[k+1]; g == 1 {
-			p.g[k] = 1 // a suffix with gcd 1 (a byte term) keeps it
+			p.g[k] = 1
+		} else if g = gcd(p.coef[k], g); g <= w+1 {
+			p.g[k] = 1
 		} else {
-			p.g[k] = gcd(p.coef[k], g)
+			p.g[k] = g
 		}
 		// coef·ub ≤ rhs < 2^63 after clamping; only the sum may saturate.
 		r := p.coef[k] * p.ub[k]
@@ -206,27 +219,21 @@ func (p *problem) tables() {
 			p.reach[k] = math.MaxUint64
 		}
 	}
+	if p.n < 2 {
+		return
+	}
+	k := p.n - 2
+	if w > 0 {
+		// With slack the search steps through values, not residue
+		// classes: it needs neither mod nor inv.
+		p.last.initRange(p.coef[k], p.ub[k], p.coef[k+1], p.ub[k+1])
+		return
+	}
 	// The inverses are computed on first use (0 = not yet: a true inverse
 	// modulo m > 1 is at least 1): most searches end within a node or two
 	// and never need them.
 	for k := p.n - 3; k >= 0; k-- {
 		p.mod[k], p.inv[k] = divBy(p.g[k+1], p.g[k]), 0
-	}
-	if p.n < 2 {
-		return
-	}
-	k := p.n - 2
-	if w := p.slack; w > 0 {
-		p.last.initRange(p.coef[k], p.ub[k], p.coef[k+1], p.ub[k+1])
-		// With slack the gcd test can fail only for g > slack+1 (r mod g
-		// is at most g−1): where it cannot, it is dropped, and with it a
-		// division at every node.
-		for i := range p.g[:p.n] {
-			if p.g[i] <= w+1 {
-				p.g[i] = 1
-			}
-		}
-		return
 	}
 	p.last.init(p.coef[k], p.ub[k], p.coef[k+1], p.ub[k+1], p.g[k])
 }
@@ -237,6 +244,15 @@ func (p *problem) solve(maxWork int) bool {
 	p.maxWork = maxWork
 	if p.n == 0 {
 		return p.rhs <= p.slack
+	}
+	if p.n <= smallTerms && !bugs.Enabled {
+		// One node, as dfs would count it at its root: smallLeaf takes it
+		// as dfs does, without the tables.
+		if p.nodes = 1; maxWork < 1 {
+			p.tooHard = true
+			return false
+		}
+		return smallLeaf(p.coef[:p.n], p.ub[:p.n], p.rhs, p.slack)
 	}
 	return p.dfs(0, p.rhs)
 }
@@ -310,32 +326,6 @@ func (p *problem) dfs(k int, r uint64) bool {
 	return false
 }
 
-// leaves is dfs's loop over its children when they are leaves (the pair
-// left), each taken as dfs takes it — one node, the cap, the reach and gcd
-// tests, the closed form — without a call per child: most nodes of a
-// search are leaves. The children are r − c·x for x = x0, x0+m, … ≤ hi.
-func (p *problem) leaves(k int, r, c, x, hi, m uint64) bool {
-	w, g, reach := p.slack, p.g[k], p.reach[k]
-	for ; x <= hi; x += m { // x, m < 2^63: no wrap
-		p.nodes++
-		if p.nodes > p.maxWork || (bugs.On(BugCapOffByOne) && p.nodes >= p.maxWork) {
-			p.tooHard = true
-			return false
-		}
-		rest := r - c*x
-		switch {
-		case rest > reach || (g > 1 && rest%g > w):
-		case w == 0:
-			if p.last.solve(rest) { // g divides rest
-				return true
-			}
-		case rest <= w || p.last.solveRange(rest-w, rest):
-			return true
-		}
-	}
-	return false
-}
-
 // divBy returns r/g, skipping the division in the common case g = 1 (a byte
 // term makes every suffix gcd 1).
 func divBy(r, g uint64) uint64 {
@@ -358,6 +348,9 @@ func mulMod(x, y, m uint64) uint64 {
 // extended Euclid algorithm. Its Bezout coefficient lies in (−m, m) and is
 // brought into [0, m) with a floor mod: Go's % truncates towards zero.
 func modInverse(a, m uint64) uint64 {
+	if m < 1<<31 && !bugs.Enabled {
+		return modInverse32(uint32(a), uint32(m))
+	}
 	r0, r1 := int64(m), int64(a)
 	s0, s1 := int64(0), int64(1)
 	for r1 != 0 {
@@ -369,6 +362,24 @@ func modInverse(a, m uint64) uint64 {
 		return uint64(s0 % int64(m))
 	}
 	return uint64(floorMod(s0, int64(m)))
+}
+
+// modInverse32 is modInverse for m < 2^31, in 32-bit arithmetic: the
+// same steps, but each division is a 32-bit one, which takes fewer cycles,
+// and the steps are a chain of divisions (the strides of real views are
+// far below 2^31).
+func modInverse32(a, m uint32) uint64 {
+	r0, r1 := int32(m), int32(a)
+	s0, s1 := int32(0), int32(1)
+	for r1 != 0 {
+		q := r0 / r1
+		r0, r1 = r1, r0-q*r1
+		s0, s1 = s1, s0-q*s1
+	}
+	if s0 < 0 {
+		s0 += int32(m) // |s0| < m
+	}
+	return uint64(s0)
 }
 
 // floorMod returns x mod m in [0, m) for m > 0.

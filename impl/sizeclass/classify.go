@@ -14,6 +14,9 @@ type classes struct {
 	cfg   spec.Config
 	sizes []int64
 	large int // index of the large "class" in per-class arrays: len(sizes)
+	// largest is the largest class size, 0 without classes: small's
+	// range check in one compare.
+	largest int64
 	// start[k] is the first class whose size exceeds 2^(k-1): where the
 	// search for a request n with bits.Len64(n-1) == k begins.
 	start [65]int32
@@ -23,8 +26,15 @@ func newClasses(cfg spec.Config) (classes, error) {
 	if err := cfg.Validate(); err != nil {
 		return classes{}, err
 	}
-	cfg.Classes = slices.Clone(cfg.Classes)
+	// The sizes are read on every call on every P: isolated keeps
+	// their array off lines that something else writes.
+	sizes := isolated[int64](len(cfg.Classes))
+	copy(sizes, cfg.Classes)
+	cfg.Classes = sizes
 	c := classes{cfg: cfg, sizes: cfg.Classes, large: len(cfg.Classes)}
+	if len(sizes) > 0 {
+		c.largest = sizes[len(sizes)-1]
+	}
 	for k := range c.start {
 		i := 0
 		for i < len(c.sizes) && k > 0 && uint64(c.sizes[i]) <= 1<<(k-1) {
@@ -40,7 +50,7 @@ func newClasses(cfg spec.Config) (classes, error) {
 // The first class at least n is also the first at least n rounded up, since
 // class sizes are multiples of the alignment; so no rounding is needed.
 func (c *classes) small(n int64) int {
-	if n <= 0 || len(c.sizes) == 0 || n > c.sizes[len(c.sizes)-1] {
+	if n <= 0 || n > c.largest {
 		return -1
 	}
 	i := int(c.start[bits.Len64(uint64(n-1))])

@@ -66,6 +66,9 @@ func (b *block) freeTo(to int64) bool {
 // and Trim, Stats and Close. slow serialises device calls and every change
 // to the set of blocks; the per-class caches are the implementations' own.
 type core struct {
+	// Pools are allocated next to arbitrary objects: the leading padding
+	// keeps the fields below off their lines (layout.go).
+	_ [isolation]byte
 	// Read on every call; written rarely.
 	dev    spec.Device
 	cls    classes

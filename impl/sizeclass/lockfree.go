@@ -63,6 +63,7 @@ type LockFree struct {
 	// detector cannot see the exclusion the pin gives, and with the
 	// seeded ABA bug, whose Alloc runs unpinned).
 	private bool
+	_       [isolation]byte // off the lines of the next object (layout.go)
 }
 
 // usePrivate is the use word of a free block in a private slot: free (Free
@@ -117,13 +118,14 @@ func NewLockFree(dev spec.Device, cfg spec.Config) (*LockFree, error) {
 	if err := l.init(dev, cfg); err != nil {
 		return nil, err
 	}
-	l.shards = make([]lfShard, runtime.GOMAXPROCS(0))
+	// Each shard's arrays are written by its P on every call: isolated
+	// (layout.go), no other P's data or neighbouring object shares their
+	// lines.
+	l.shards = isolated[lfShard](runtime.GOMAXPROCS(0))
 	for i := range l.shards {
-		l.shards[i].stacks = make([]stack, len(l.cls.sizes))
-		// Counts rounded up to 32 (128 bytes): no two shards' counts
-		// share a cache line; the slots are large enough to be apart.
-		l.shards[i].private = make([]*block, len(l.cls.sizes)*privateSlots)
-		l.shards[i].privN = make([]int32, len(l.cls.sizes), (len(l.cls.sizes)+31)&^31)
+		l.shards[i].stacks = isolated[stack](len(l.cls.sizes))
+		l.shards[i].private = isolated[*block](len(l.cls.sizes) * privateSlots)
+		l.shards[i].privN = isolated[int32](len(l.cls.sizes))
 	}
 	l.private = !raceEnabled && !bugs.On(BugABAHead)
 	l.onNew = l.slots.assign

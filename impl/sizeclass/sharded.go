@@ -57,6 +57,7 @@ type Sharded struct {
 	locked bool
 	spread bool
 	rr     sched.Uint32
+	_      [isolation]byte // off the lines of the next object (layout.go)
 }
 
 // Limits of ShardedOptions: beyond them NewSharded answers ErrInvalidConfig.
@@ -97,13 +98,13 @@ func NewSharded(dev spec.Device, cfg spec.Config, opt ShardedOptions) (*Sharded,
 			spec.ErrInvalidConfig, opt.Shards, opt.Capacity, MaxShards, MaxShardCapacity)
 	}
 	s.capacity, s.spread, s.locked = opt.Capacity, opt.Spread, opt.Spread || raceEnabled
-	s.shards = make([]shard, opt.Shards)
+	// A shard's counts and lists change on every push and pop of its P:
+	// each array is isolated (layout.go), so that no other P's data, and
+	// no object the allocator puts next to them, shares their lines.
+	s.shards = isolated[shard](opt.Shards)
 	for i := range s.shards {
-		// The counts change on every push and pop: rounding their array
-		// up to 32 (128 bytes) keeps two shards' counts off a common cache
-		// line; the slots are large enough to be apart anyway.
-		s.shards[i].n = make([]int32, len(s.cls.sizes), (len(s.cls.sizes)+31)&^31)
-		s.shards[i].slots = make([]*block, len(s.cls.sizes)*opt.Capacity)
+		s.shards[i].n = isolated[int32](len(s.cls.sizes))
+		s.shards[i].slots = isolated[*block](len(s.cls.sizes) * opt.Capacity)
 	}
 	if bugs.On(PerfLockedWhenParallel) && lockedWhenParallel() {
 		s.shards, s.locked, s.spread = s.shards[:1], true, true

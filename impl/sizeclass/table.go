@@ -6,15 +6,30 @@ import (
 )
 
 // blockTable maps a block's address to its block for Sharded and LockFree:
-// open addressing with linear probing over an array of atomic pointers.
-// Reads take no lock and write nothing (Free's lookup is a hash, a load or
-// two and a compare); writes happen under core.slow only, since blocks are
-// created and dropped on the slow path alone. A slot holds nil (never used,
-// ends a probe), tombstone (a dropped block: the probe goes on) or a block,
-// whose addr is immutable once published. Growing (or clearing out
-// tombstones) builds a new array and publishes it with one store; a reader
-// still probing the old array sees the table as it was just before, which
-// is a state the table really had, so reads stay linearizable.
+// open addressing with linear probing over an array of slots, each an
+// address (the key) and a pointer to its block. Reads take no lock and
+// write nothing (Free's lookup is a hash, a load or two and a compare);
+// writes happen under core.slow only, since blocks are created and dropped
+// on the slow path alone.
+//
+// The probe compares the keys in the array, never the addresses in the
+// blocks: a block's line is written by the P that holds it (its use word),
+// so a lookup that passed over another P's block on its way, as one does
+// whenever two blocks' homes collide, would take that line from the other
+// core on every call. With the keys here, a lookup reads only lines that the
+// slow path writes, and then the line of the block it finds.
+//
+// A slot is empty (key 0: never used, ends a probe), holds a block under its
+// address, or is a tombstone (key tombKey, the block was dropped: the probe
+// goes on). put takes empty slots only and stores the pointer before the
+// key, so a reader that finds its key finds the block; remove clears the
+// pointer, then turns the key into tombKey, so a reader that found the key
+// just before gets the block or nil, both answers of an instant during its
+// call (a block at a reused address gets a new slot, and only after the
+// remove). Growing, or clearing out tombstones, builds a new array and
+// publishes it with one store; a reader still probing the old array sees
+// the table as it was just before, which is a state the table really had,
+// so reads stay linearizable.
 type blockTable struct {
 	arr sched.Pointer[tableArray]
 	// live and dead change on the slow path: padded off the line of arr,
@@ -25,13 +40,28 @@ type blockTable struct {
 }
 
 type tableArray struct {
-	shift uint // 64 - log2(len(slots))
-	slots []sched.Pointer[block]
+	// Every Free on every P reads shift and slots: the padding keeps
+	// them off the lines of the objects allocated next to the array
+	// (layout.go), such as a benchmark's per-goroutine counters.
+	_     [isolation]byte
+	shift uint   // 64 - log2(len(slots))
+	mask  uint64 // len(slots) - 1
+	slots []tableSlot
+	_     [isolation]byte
 }
 
-// tombstone marks a slot whose block was dropped; it matches no address
-// (blocks never have address 0).
-var tombstone = &block{}
+// tableSlot is one entry: key is the block's address, 0 while the slot is
+// empty (blocks never have address 0) and tombKey once its block was
+// dropped.
+type tableSlot struct {
+	key sched.Uint64
+	b   sched.Pointer[block]
+}
+
+// tombKey is the key of a dropped block's slot: no block has this address,
+// since a block of at least one byte there would end past the address
+// space. A lookup of it finds a tombstone, whose pointer is nil.
+const tombKey = ^uint64(0)
 
 const tableMinSlots = 64
 
@@ -42,20 +72,22 @@ func (a *tableArray) home(p spec.Addr) uint64 {
 	return (uint64(p) * 0x9E3779B97F4A7C15) >> a.shift
 }
 
-// get returns the block at p, nil if there is none.
+// get returns the block at p (not 0, the key of empty slots), nil if there
+// is none. It stays within the inlining budget, and compares with p first:
+// Free calls it on every call, and its block is most often at its home.
 func (t *blockTable) get(p spec.Addr) *block {
 	a := t.arr.Load()
 	if a == nil {
 		return nil
 	}
-	mask := uint64(len(a.slots) - 1)
-	for i := a.home(p); ; i = (i + 1) & mask {
-		b := a.slots[i].Load()
-		if b == nil {
-			return nil
+	for i := a.home(p); ; i++ {
+		s := &a.slots[i&a.mask]
+		k := spec.Addr(s.key.Load())
+		if k == p {
+			return s.b.Load()
 		}
-		if b.addr == p {
-			return b
+		if k == 0 {
+			return nil
 		}
 	}
 }
@@ -66,14 +98,12 @@ func (t *blockTable) put(b *block) {
 	if a == nil || (int(t.live.Load())+t.dead+1)*4 > len(a.slots)*3 {
 		a = t.rebuild(a, int(t.live.Load())+1)
 	}
-	mask := uint64(len(a.slots) - 1)
-	for i := a.home(b.addr); ; i = (i + 1) & mask {
-		old := a.slots[i].Load()
-		if old == nil || old == tombstone {
-			if old == tombstone {
-				t.dead--
-			}
-			a.slots[i].Store(b)
+	for i := a.home(b.addr); ; i = (i + 1) & a.mask {
+		// Only empty slots are taken (see the type); the next rebuild
+		// clears the tombstones out.
+		if s := &a.slots[i]; s.key.Load() == 0 {
+			s.b.Store(b)
+			s.key.Store(uint64(b.addr))
 			t.live.Add(1)
 			return
 		}
@@ -86,16 +116,15 @@ func (t *blockTable) remove(p spec.Addr) {
 	if a == nil {
 		return
 	}
-	mask := uint64(len(a.slots) - 1)
-	for i := a.home(p); ; i = (i + 1) & mask {
-		b := a.slots[i].Load()
-		if b == nil {
-			return
-		}
-		if b.addr == p {
-			a.slots[i].Store(tombstone)
+	for i := a.home(p); ; i = (i + 1) & a.mask {
+		s := &a.slots[i]
+		if k := spec.Addr(s.key.Load()); k == p {
+			s.b.Store(nil)
+			s.key.Store(tombKey)
 			t.live.Add(-1)
 			t.dead++
+			return
+		} else if k == 0 {
 			return
 		}
 	}
@@ -112,19 +141,19 @@ func (t *blockTable) rebuild(old *tableArray, want int) *tableArray {
 	for m := n; m > 1; m >>= 1 {
 		shift--
 	}
-	a := &tableArray{shift: shift, slots: make([]sched.Pointer[block], n)}
+	a := &tableArray{shift: shift, mask: uint64(n - 1), slots: isolated[tableSlot](n)}
 	if old != nil {
-		mask := uint64(n - 1)
 		for i := range old.slots {
-			b := old.slots[i].Load()
-			if b == nil || b == tombstone {
+			b := old.slots[i].b.Load()
+			if b == nil {
 				continue
 			}
 			j := a.home(b.addr)
-			for a.slots[j].Load() != nil {
-				j = (j + 1) & mask
+			for a.slots[j].key.Load() != 0 {
+				j = (j + 1) & a.mask
 			}
-			a.slots[j].Store(b)
+			a.slots[j].b.Store(b)
+			a.slots[j].key.Store(uint64(b.addr))
 		}
 	}
 	t.dead = 0
@@ -139,7 +168,7 @@ func (t *blockTable) all(f func(*block)) {
 		return
 	}
 	for i := range a.slots {
-		if b := a.slots[i].Load(); b != nil && b != tombstone {
+		if b := a.slots[i].b.Load(); b != nil {
 			f(b)
 		}
 	}
@@ -156,7 +185,7 @@ func (t *blockTable) find(f func(*block) bool) *block {
 		return nil
 	}
 	for i := range a.slots {
-		if b := a.slots[i].Load(); b != nil && b != tombstone && f(b) {
+		if b := a.slots[i].b.Load(); b != nil && f(b) {
 			return b
 		}
 	}

@@ -98,3 +98,38 @@ func TestBlockTableConcurrentReads(t *testing.T) {
 	done.Store(true)
 	wg.Wait()
 }
+
+// TestBlockTableKeysInTable checks that a lookup compares the keys held in
+// the table and reads no block on its way: a block's line belongs to the P
+// that holds it, and a probe that read it from another P would move it
+// between cores on every call. The blocks' own addresses are scrambled
+// after the puts, so a probe that compared them would miss. A lookup of the
+// tombstones' key finds nothing.
+func TestBlockTableKeysInTable(t *testing.T) {
+	var tab blockTable
+	var bs []*block
+	for i := range 200 {
+		b := &block{addr: spec.Addr(256 * (i + 1))}
+		tab.put(b)
+		bs = append(bs, b)
+	}
+	for i := 0; i < len(bs); i += 3 {
+		tab.remove(bs[i].addr)
+	}
+	for _, b := range bs {
+		b.addr ^= 1 << 40
+	}
+	for i, b := range bs {
+		p := spec.Addr(256 * (i + 1))
+		want := b
+		if i%3 == 0 {
+			want = nil
+		}
+		if got := tab.get(p); got != want {
+			t.Fatalf("get(%v) = %p, want %p", p, got, want)
+		}
+	}
+	if got := tab.get(spec.Addr(tombKey)); got != nil {
+		t.Fatalf("get(tombKey) = %p, want nil", got)
+	}
+}

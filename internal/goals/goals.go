@@ -51,7 +51,11 @@ type Goal struct {
 	// goal whose benchmarks the committed baseline does not hold yet, or
 	// one missed for a reason stated here, what the extra cost buys).
 	Pending string
-	checks  []check // all must hold
+	// perCampaign: the goal is about the samples of one campaign (their
+	// spread), judged on each campaign alone where several are read
+	// together (JudgeCampaigns).
+	perCampaign bool
+	checks      []check // all must hold
 }
 
 // check judges one aspect of a goal over a run's medians.
@@ -235,22 +239,68 @@ func Judge(rows []benchcmp.Row) []Verdict {
 	r := index(rows)
 	var out []Verdict
 	for _, g := range All {
-		v := Verdict{Domain: g.Domain, Goal: g.Text, Pending: g.Pending}
-		for _, c := range g.checks {
-			j := c(r)
-			v.Cases = append(v.Cases, j.cases...)
-			for _, m := range j.missing {
-				// A reference shared by several implementations is missing
-				// once.
-				if !slices.Contains(v.Missing, m) {
-					v.Missing = append(v.Missing, m)
-				}
-			}
-		}
-		v.Status = status(v.Cases, v.Missing)
-		out = append(out, v)
+		out = append(out, judge(g, r, ""))
 	}
 	return out
+}
+
+// JudgeCampaigns evaluates every goal on several campaigns: on their rows
+// pooled, as Judge does, but a goal about one campaign's spread
+// (Goal.perCampaign) on each campaign alone, its cases named after their
+// campaign and its status the worst of theirs. Pooling campaigns narrows
+// the interval of a median however its samples fall within each: a
+// benchmark in two modes in every campaign has a wide interval in each and
+// a narrow one over ten pooled. names names the campaigns, in order.
+func JudgeCampaigns(pooled []benchcmp.Row, names []string, campaigns [][]benchcmp.Row) []Verdict {
+	out := Judge(pooled)
+	if len(campaigns) < 2 {
+		return out
+	}
+	var each []run
+	var named []string
+	for i, c := range campaigns {
+		// A file of instruction counts (callgrind's, one count a
+		// benchmark) is read with the campaigns but has no samples to
+		// spread.
+		if slices.ContainsFunc(c, func(r benchcmp.Row) bool { return r.Unit == "sec/op" }) {
+			each, named = append(each, index(c)), append(named, names[i])
+		}
+	}
+	for i, g := range All {
+		if !g.perCampaign || len(each) < 2 {
+			continue
+		}
+		v := Verdict{Domain: g.Domain, Goal: g.Text, Pending: g.Pending}
+		for k, r := range each {
+			one := judge(g, r, named[k]+": ")
+			v.Cases = append(v.Cases, one.Cases...)
+			v.Missing = append(v.Missing, one.Missing...)
+		}
+		v.Status = status(v.Cases, v.Missing)
+		out[i] = v
+	}
+	return out
+}
+
+// judge evaluates g on r, naming its cases and what is missing with prefix.
+func judge(g Goal, r run, prefix string) Verdict {
+	v := Verdict{Domain: g.Domain, Goal: g.Text, Pending: g.Pending}
+	for _, c := range g.checks {
+		j := c(r)
+		for _, cs := range j.cases {
+			cs.Name = prefix + cs.Name
+			v.Cases = append(v.Cases, cs)
+		}
+		for _, m := range j.missing {
+			// A reference shared by several implementations is missing
+			// once.
+			if m = prefix + m; !slices.Contains(v.Missing, m) {
+				v.Missing = append(v.Missing, m)
+			}
+		}
+	}
+	v.Status = status(v.Cases, v.Missing)
+	return v
 }
 
 // status judges a goal on its cases and on what it needed and the run did
@@ -304,25 +354,32 @@ func ci(lo, hi float64, bounded bool, show func(float64) string) string {
 // atMost: the median of impl on every group matching pattern is at most
 // limit (seconds per op), judged on its interval.
 func atMost(pattern string, impls []string, limit float64) check {
+	return eachTime(pattern, impls, func(name string, row benchcmp.Row) Case {
+		met, inconclusive := verdictOf(row.Lo, row.Hi, limit, true, !row.Unbounded)
+		return Case{
+			Name:         name,
+			Measured:     fmt.Sprintf("%s %s (goal ≤ %s)", benchcmp.Duration(row.Median), ci(row.Lo, row.Hi, !row.Unbounded, benchcmp.Duration), benchcmp.Duration(limit)),
+			Met:          met,
+			Inconclusive: inconclusive,
+			slack:        limit / row.Median,
+		}
+	})
+}
+
+// eachTime is a check that judges, with judge, the time of each impl on
+// every group matching pattern, and names the times the run lacks.
+func eachTime(pattern string, impls []string, judge func(name string, row benchcmp.Row) Case) check {
 	return func(r run) judged {
 		bs, missing := r.find(pattern)
 		j := judged{missing: missing}
 		for _, impl := range impls {
 			for _, b := range bs {
-				m, why := r.time(b, impl)
-				if why != "" {
+				if _, why := r.time(b, impl); why != "" {
 					j.missing = append(j.missing, why)
 					continue
 				}
 				row, _ := r.row(b, impl, "sec/op")
-				met, inconclusive := verdictOf(row.Lo, row.Hi, limit, true, !row.Unbounded)
-				j.cases = append(j.cases, Case{
-					Name:         r.name(b, impl),
-					Measured:     fmt.Sprintf("%s %s (goal ≤ %s)", benchcmp.Duration(m), ci(row.Lo, row.Hi, !row.Unbounded, benchcmp.Duration), benchcmp.Duration(limit)),
-					Met:          met,
-					Inconclusive: inconclusive,
-					slack:        limit / m,
-				})
+				j.cases = append(j.cases, judge(r.name(b, impl), row))
 			}
 		}
 		return j

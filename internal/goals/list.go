@@ -34,9 +34,14 @@ var All = []Goal{
 		},
 	},
 	{
+		Domain: "refcount",
+		Text:   "lookups at least as fast as the xsync.Map peer, sequentially and under RunParallel",
+		checks: []check{faster("Refcount{Lookup,LookupParallel}", "XSyncMap", []string{"Sharded", "LockFree"}, 1)},
+	},
+	{
 		Domain:  "refcount",
 		Text:    "no more bytes per owned pointer, or per buffer with 8 aliases, than the xsync.Map peer",
-		Pending: notInBaseline,
+		Pending: heavierByDesign,
 		checks:  []check{lighter("RefcountMemory/{live=pointer,live=buffer/aliases=8}", "XSyncMap", []string{"Sharded", "LockFree"}, refcountBuys)},
 	},
 	{
@@ -60,9 +65,21 @@ var All = []Goal{
 		},
 	},
 	{
+		Domain: "sizeclass",
+		Text:   "parallel pairs at least as fast as the sync.Pool peer",
+		checks: []check{faster("SizeclassParallel", "syncPool", []string{"Sharded", "LockFree"}, 1)},
+	},
+	{
+		Domain:      "sizeclass",
+		Text:        "parallel pairs stable: in each campaign the 95% interval of the median within ±25% of it",
+		perCampaign: true,
+		Pending:     missedInBaseline,
+		checks:      []check{stable("SizeclassParallel", []string{"Sharded", "LockFree"}, 0.25)},
+	},
+	{
 		Domain:  "sizeclass",
 		Text:    "no more bytes per cached block than the sync.Pool peer",
-		Pending: notInBaseline,
+		Pending: heavierByDesign,
 		checks:  []check{lighter("SizeclassMemory/live=10000", "syncPool", []string{"Mutex", "Sharded", "LockFree"}, sizeclassBuys)},
 	},
 	{
@@ -82,10 +99,9 @@ var All = []Goal{
 			pairedGrowth("BankFreeListSweep/dir={BottomUp,TopDown}", "FreeListOpt", sweepSizes, "1k"))},
 	},
 	{
-		Domain:  "bank",
-		Text:    "no more bytes per live block than the model (no Go peer keeps a bank's blocks)",
-		Pending: notInBaseline,
-		checks:  []check{lighter("BankMemory/live=100k", "Model", []string{"FreeListOpt"}, nil)},
+		Domain: "bank",
+		Text:   "no more bytes per live block than the model (no Go peer keeps a bank's blocks)",
+		checks: []check{lighter("BankMemory/live=100k", "Model", []string{"FreeListOpt"}, nil)},
 	},
 	{
 		Domain: "overlap",
@@ -105,25 +121,23 @@ var All = []Goal{
 	{
 		Domain:  "overlap",
 		Text:    "Exact at least 10× faster per call than NumPy's shares_memory on every family the NumPy peer measures",
-		Pending: notInBaseline,
+		Pending: missedInBaseline,
 		checks:  againstNumPy(numpyFamilies, "NumPy", 10),
 	},
 	{
-		Domain:  "overlap",
-		Text:    "Exact faster than NumPy's solver net of its call overhead (impl=NumPyNet) on every family where NumPy has to solve",
-		Pending: notInBaseline,
-		checks:  againstNumPy(numpySolves, "NumPyNet", 1),
+		Domain: "overlap",
+		Text:   "Exact faster than NumPy's solver net of its call overhead (impl=NumPyNet) on every family where NumPy has to solve",
+		checks: againstNumPy(numpySolves, "NumPyNet", 1),
 	},
 	{
-		Domain:  "overlap",
-		Text:    "near-equal-stride pairs up to 4,096 elements at most 100 ns median for Exact",
-		Pending: notInBaseline,
-		checks:  []check{atMost("OverlapNearEqual/n={256,1024,4096}", []string{"Exact"}, 100*ns)},
+		Domain: "overlap",
+		Text:   "near-equal-stride pairs up to 4,096 elements at most 100 ns median for Exact",
+		checks: []check{atMost("OverlapNearEqual/n={256,1024,4096}", []string{"Exact"}, 100*ns)},
 	},
 	{
 		Domain:  "overlap",
 		Text:    "p99 of the generated corpus (10,240 pairs) at most 500 ns for Exact",
-		Pending: notInBaseline,
+		Pending: missedInBaseline,
 		// Each sample of BenchmarkOverlapCorpus measures every pair's cost
 		// and reports their 99th percentile (p99-ns/pair); the goal is
 		// judged on the median of those samples and its interval.
@@ -135,15 +149,19 @@ var All = []Goal{
 		checks: []check{atMost("TensorMapInsertLookup/live=65536/layout={rows,tiles}/read={random,recent}", []string{"Ring"}, 150*ns)},
 	},
 	{
-		Domain:  "tensormap",
-		Text:    "no more bytes per live entry than the Go map peer at 64k live entries",
-		Pending: notInBaseline,
-		checks:  []check{lighter("TensorMapMemory/live=65536", "GoMap", []string{"Ring"}, nil)},
+		Domain: "tensormap",
+		Text:   "no more bytes per live entry than the Go map peer at 64k live entries",
+		checks: []check{lighter("TensorMapMemory/live=65536", "GoMap", []string{"Ring"}, nil)},
 	},
 }
 
-// notInBaseline is why a new goal does not gate yet: the committed
-// baseline (reports/baseline) holds none of its benchmarks, and a gate on
-// it would fail as "not measured". A baseline campaign that measures it
-// lets the goal gate: remove its Pending then.
-const notInBaseline = "its benchmarks are not in the committed baseline yet"
+// heavierByDesign is why a memory goal missed on purpose does not gate:
+// the implementations keep what the peer does not (each case names it),
+// and a gate on the peer's bytes would fail every change until that is
+// given up.
+const heavierByDesign = "heavier than the peer by design: each case says what the bytes buy"
+
+// missedInBaseline is why a goal the committed baseline misses does not
+// gate: a gate on it would fail every change until the goal is met.
+// bench/README.md says by how much each is missed, and what is left to do.
+const missedInBaseline = "missed in the committed baseline (bench/README.md says by how much)"

@@ -117,7 +117,9 @@ var (
 		"Mutex": "a record per block (address, class, size asked for, state) that Free looks up, so that a double " +
 			"free or an unknown pointer is refused, Stats and Trim account for and return every cached block, and " +
 			"cached blocks outlive a collection (sync.Pool drops them at the second GC: device memory leaked)",
-		"Sharded":  "the per-block records Mutex keeps, in a table read without a lock, and per-P caches with central lists",
-		"LockFree": "the per-block records Mutex keeps, in a table read without a lock, and per-P private slots and stacks",
+		"Sharded": "the per-block records Mutex keeps, in a table read without a lock (each slot the key beside the pointer, " +
+			"so that a lookup reads no line another P writes), and per-P caches with central lists",
+		"LockFree": "the per-block records Mutex keeps, in a table read without a lock (each slot the key beside the pointer, " +
+			"so that a lookup reads no line another P writes), and per-P private slots and stacks",
 	}
 )
