@@ -33,7 +33,7 @@ func BBox(a, b spec.View) (spec.Verdict, error) {
 	if err != nil {
 		return spec.No, errSecond(err)
 	}
-	if ba.empty || bb.empty || !boxesMeet(ba, bb) {
+	if ba.empty || bb.empty || !boxesMeet(&ba, &bb) {
 		return spec.No, nil
 	}
 	return spec.Yes, nil
@@ -53,7 +53,7 @@ func measurePair(a, b *spec.View) (box, box, error) {
 }
 
 // boxesMeet reports whether two inclusive byte ranges share a byte.
-func boxesMeet(x, y box) bool {
+func boxesMeet(x, y *box) bool {
 	if bugs.On(BugBoxInt32) {
 		return int32(x.lo) <= int32(y.hi) && int32(y.lo) <= int32(x.hi)
 	}

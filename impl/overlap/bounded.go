@@ -88,7 +88,8 @@ func ExactBounded(a, b Span) (spec.Verdict, error) {
 			return spec.No, nil
 		}
 	}
-	v, _ := decide(a.View, b.View, box{lo: a.Lo, hi: a.Hi}, box{lo: b.Lo, hi: b.Hi}, DefaultMaxWork)
+	ba, bb := box{lo: a.Lo, hi: a.Hi}, box{lo: b.Lo, hi: b.Hi}
+	v, _ := decide(a.View, b.View, &ba, &bb, DefaultMaxWork)
 	return v, nil
 }
 

@@ -77,12 +77,18 @@ func Exact(a, b spec.View) (spec.Verdict, error) {
 	return exactQuick(&a, &b)
 }
 
-// exactQuick is Exact past the dense path: quickScan on each view, then the
-// bounds, the gap-free fast path, the shifted-copy path and the search; the
-// careful path for views that are not quickScan's.
+// exactQuick is Exact past the dense path: exactLines for two views of rank
+// 1; for others, quickScan on each view, then the bounds, the gap-free fast
+// path, the shifted-copy path and the search; the careful path for views
+// that are not quickScan's.
 //
 //go:noinline
 func exactQuick(a, b *spec.View) (spec.Verdict, error) {
+	if len(a.Shape) == 1 && len(b.Shape) == 1 {
+		if v, ok := exactLines(a, b); ok {
+			return v, nil
+		}
+	}
 	loA, coverA, flagsA := quickScan(a)
 	loB, coverB, flagsB := quickScan(b)
 	if flagsA|flagsB < 0 {
@@ -90,10 +96,10 @@ func exactQuick(a, b *spec.View) (spec.Verdict, error) {
 	}
 	ba := box{lo: loA, hi: loA + coverA - 1, ordered: flagsA != 0}
 	bb := box{lo: loB, hi: loB + coverB - 1, ordered: flagsB != 0}
-	if ba.ordered && bb.ordered && boxesMeet(ba, bb) {
+	if ba.ordered && bb.ordered && boxesMeet(&ba, &bb) {
 		return spec.Yes, nil // both gap-free and their bounds meet
 	}
-	v, _ := decide(a, b, ba, bb, DefaultMaxWork)
+	v, _ := decide(a, b, &ba, &bb, DefaultMaxWork)
 	return v, nil
 }
 
@@ -116,12 +122,12 @@ func exactCareful(a, b spec.View) (spec.Verdict, error) {
 	if ba.ordered && bb.ordered && !ba.empty && !bb.empty {
 		// Both gap-free: the bounds decide (solve's fast path, without
 		// the call and the stats).
-		if boxesMeet(ba, bb) {
+		if boxesMeet(&ba, &bb) {
 			return spec.Yes, nil
 		}
 		return spec.No, nil
 	}
-	v, _ := decide(&a, &b, ba, bb, DefaultMaxWork)
+	v, _ := decide(&a, &b, &ba, &bb, DefaultMaxWork)
 	return v, nil
 }
 
@@ -184,15 +190,15 @@ func solve(a, b *spec.View, maxWork int) (spec.Verdict, Stats, error) {
 		return spec.No, Stats{Path: PathInvalid}, errSecond(err)
 	}
 	// The dense fast path, before any further call.
-	if ba.ordered && bb.ordered && !ba.empty && !bb.empty && boxesMeet(ba, bb) {
+	if ba.ordered && bb.ordered && !ba.empty && !bb.empty && boxesMeet(&ba, &bb) {
 		return spec.Yes, Stats{Path: PathGapFree}, nil
 	}
-	v, st := decide(a, b, ba, bb, maxWork)
+	v, st := decide(a, b, &ba, &bb, maxWork)
 	return v, st, nil
 }
 
 // decide answers for two measured views: the fast paths, then the search.
-func decide(a, b *spec.View, ba, bb box, maxWork int) (spec.Verdict, Stats) {
+func decide(a, b *spec.View, ba, bb *box, maxWork int) (spec.Verdict, Stats) {
 	if (ba.empty || bb.empty) && !bugs.On(BugEmptyPhantom) {
 		return spec.No, Stats{Path: PathEmpty}
 	}
@@ -208,7 +214,7 @@ func decide(a, b *spec.View, ba, bb box, maxWork int) (spec.Verdict, Stats) {
 		// Two 1-D views (or one with a single element): the closed form
 		// decides at once, exactly, in one node; the shifted-copy and
 		// gap-free tests below would only cost it their passes.
-		if v, st, ok := searchSmall(a, b, ba, bb, maxWork); ok {
+		if v, st, ok := searchSmall(a, b, ba, bb, maxWork, smallTerms); ok {
 			return v, st
 		}
 	}
@@ -239,9 +245,17 @@ func decide(a, b *spec.View, ba, bb box, maxWork int) (spec.Verdict, Stats) {
 	return search(a, b, ba, bb, maxWork)
 }
 
-// search builds and solves the equation; it is kept out of solve so that the
-// fast paths do not pay for the problem's tables on their stack.
-func search(a, b *spec.View, ba, bb box, maxWork int) (spec.Verdict, Stats) {
+// search builds and solves the equation — on the stack for three terms or
+// fewer (searchSmall), in a problem for more, whose tables would cost the
+// small ones more than their search (a kilobyte to clear, a pass to fill);
+// it is kept out of solve so that the fast paths do not pay for the
+// problem's tables on their stack.
+func search(a, b *spec.View, ba, bb *box, maxWork int) (spec.Verdict, Stats) {
+	if len(a.Shape)+len(b.Shape) <= threeDims {
+		if v, st, ok := searchSmall(a, b, ba, bb, maxWork, 3); ok {
+			return v, st
+		}
+	}
 	var p problem
 	if !p.build(a, b, ba, bb) {
 		return spec.No, Stats{Path: PathSearch}

@@ -9,8 +9,9 @@ import (
 // leaves is dfs's loop over its children when they are leaves (the pair
 // left), each taken as dfs takes it — one node, the cap, the gcd test, the
 // closed form — without a call per child: most nodes of a search are
-// leaves. The children are r − c·x for x = x0, x0+m, … ≤ hi. Their reach
-// test is the parent's: x ≥ lo already keeps every r − c·x within
+// leaves. The children are r − c·x for x = x0, x0+m, … ≤ hi, and g is the
+// pair's gcd as the gcd test takes it (1 when the test is dropped). Their
+// reach test is the parent's: x ≥ lo already keeps every r − c·x within
 // reach[k], so it is not taken again (it would be a branch as likely to go
 // one way as the other, at every leaf, and always false).
 //
@@ -21,13 +22,13 @@ import (
 // decided at its first leaf or two (tiles, column slices) would not win
 // back. The leaves before it are taken here, as under the mutants build
 // tag, where the seams are.
-func (p *problem) leaves(k int, r, c, x, hi, m uint64) bool {
+func (p *leafRun) leaves(g, r, c, x, hi, m uint64) bool {
 	fast := !bugs.Enabled && p.rhs < fastLimit
-	w, g := p.slack, p.g[k]
+	w := p.slack
 	for ; x <= hi; x += m { // x, m < 2^63: no wrap
 		if fast && p.nodes >= fastAfter-1 { // this leaf is node fastAfter or later
 			if w > 0 {
-				return p.leavesRange(k, r, c, x, hi, m)
+				return p.leavesRange(g, r, c, x, hi, m)
 			}
 			return p.leavesExact(r, c, x, hi, m)
 		}
@@ -61,9 +62,9 @@ const fastAfter = 3
 // branch costs more than the product). Every dividend is below 2^32: rest
 // < 2^31, a < 2^31. The node count is kept in a local for the run, and
 // stored on the way out.
-func (p *problem) leavesRange(k int, r, c, x, hi, m uint64) bool {
+func (p *leafRun) leavesRange(g, r, c, x, hi, m uint64) bool {
 	q := &p.last
-	w, g := p.slack, p.g[k] // g, the pair's gcd, is 1 when at most w+1
+	w := p.slack // g, the pair's gcd, is 1 when at most w+1
 	if q.ra == 0 {
 		q.fast()
 		if g > 1 {
@@ -125,7 +126,7 @@ func (p *problem) leavesRange(k int, r, c, x, hi, m uint64) bool {
 // period, is computed at the first child and stepped from one child to
 // the next by a constant — the children's rests differ by c·m — so a leaf
 // has no division.
-func (p *problem) leavesExact(r, c, x, hi, m uint64) bool {
+func (p *leafRun) leavesExact(r, c, x, hi, m uint64) bool {
 	q := &p.last
 	if q.ra == 0 {
 		q.fastExact()

@@ -22,10 +22,10 @@ type box struct {
 }
 
 // holds reports whether byte x lies within the box.
-func (b box) holds(x int64) bool { return b.lo <= x && x <= b.hi }
+func (b *box) holds(x int64) bool { return b.lo <= x && x <= b.hi }
 
 // gapFree reports whether the measured view v touches every byte of its box.
-func (b box) gapFree(v *spec.View) bool {
+func (b *box) gapFree(v *spec.View) bool {
 	return b.ordered || (!b.settled && gapFreeSorted(v, uint64(b.hi-b.lo)+1))
 }
 

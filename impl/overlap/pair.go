@@ -19,11 +19,12 @@ import "math/bits"
 //
 //	[⌈(r − b·v)/a⌉⁺, min(u, ⌊r/a⌋)].
 //
-// Every quantity is below 2^63: after clamping, b·v ≤ rhs and u ≤ rhs/a; the
-// residue product is taken in 128 bits (mulMod).
+// Every quantity is below 2^63: b·v and a·u are (clamped to rhs by the
+// search; a view's span, or clamped, in searchSmall); the residue product is
+// taken in 128 bits (mulMod).
 type pair struct {
 	a, u, b, v uint64
-	bv         uint64 // b·v ≤ rhs
+	bv         uint64 // b·v < 2^63
 	g          uint64 // gcd(a, b)
 	period     uint64 // b/g: the period of x's residue class
 	inv        uint64 // (a/g)^-1 mod period, on first use (0 before; unused when period is 1)
@@ -144,7 +145,7 @@ func (q *pair) solveRange(lo, hi uint64) bool {
 		xlo = (lo - q.bv + a - 1) / a // lo, a < 2^63: no wrap
 	}
 	xhi := q.u
-	if a*xhi > hi { // a·u ≤ rhs: no wrap
+	if a*xhi > hi { // a·u < 2^63: no wrap
 		xhi = hi / a
 	}
 	if xlo > xhi {

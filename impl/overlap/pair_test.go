@@ -95,58 +95,84 @@ func TestPairWide(t *testing.T) {
 	}
 }
 
-// TestSearchSmallAgrees: the small path answers, and counts nodes, exactly
-// as the search it stands in for, on views of rank ≤ 2 with size-1 dims,
-// stride-0 dims, strides of 1 and equal strides mixed in.
-func TestSearchSmallAgrees(t *testing.T) {
-	r := rand.New(rand.NewPCG(17, 18))
-	taken := 0
-	for range 100000 {
-		var vs [2]spec.View
-		var bs [2]box
-		for k := range vs {
-			rank := r.IntN(3)
-			x := spec.View{ElemSize: int64(1 + r.IntN(4)), Shape: make([]int64, rank), Strides: make([]int64, rank)}
-			for d := range rank {
-				x.Shape[d] = int64(1 + r.IntN(40))
-				x.Strides[d] = []int64{0, 1, -1, 3, 7, 12, -12}[r.IntN(7)] * int64(1+r.IntN(3))
-				if x.Shape[d] > 1 && x.Strides[d] < 0 {
-					x.Offset -= (x.Shape[d] - 1) * x.Strides[d]
+// TestSmallSearchesAgree: searchSmall answers, and counts nodes, exactly
+// as the search it stands in for, under caps that cut it short too — with
+// two terms on views of rank ≤ 2, with three on pairs of matrices (and
+// vectors with views of rank 3) — with size-1 dims, stride-0 dims, strides
+// of 1 and repeated strides mixed in, so that merged terms, absorbed ones
+// and every order of the bounds come up.
+func TestSmallSearchesAgree(t *testing.T) {
+	cases := []struct {
+		terms    int
+		ranks    [][2]int
+		strides  []int64
+		maxShape int
+		maxWorks []int
+		searched int // pairs searched past their root, at least
+	}{
+		{2, [][2]int{{0, 2}, {1, 1}, {2, 2}, {1, 2}}, []int64{0, 1, -1, 3, 7, 12, -12}, 40, []int{0, 1, 2}, 0},
+		{3, [][2]int{{2, 2}, {1, 3}, {3, 1}, {2, 1}}, []int64{0, 1, -1, 5, 7, 12, -12, 64, 100, -100}, 60, []int{0, 1, 2, 3, 4, 7, DefaultMaxWork}, 5000},
+	}
+	for _, c := range cases {
+		r := rand.New(rand.NewPCG(17, uint64(c.terms)))
+		taken, searched := 0, 0
+		for range 100000 {
+			var vs [2]spec.View
+			var bs [2]box
+			ranks := c.ranks[r.IntN(len(c.ranks))]
+			for k := range vs {
+				vs[k] = randomView(r, ranks[k], c.maxShape, c.strides)
+				var err error
+				if bs[k], err = measure(&vs[k]); err != nil || bs[k].empty {
+					t.Fatal(vs[k], err)
 				}
 			}
-			x.Offset += int64(r.IntN(200))
-			vs[k] = x
-			var err error
-			if bs[k], err = measure(&vs[k]); err != nil || bs[k].empty {
-				t.Fatal(x, err)
+			if !boxesMeet(&bs[0], &bs[1]) {
+				continue
+			}
+			maxWork := c.maxWorks[r.IntN(len(c.maxWorks))]
+			v, st, ok := searchSmall(&vs[0], &vs[1], &bs[0], &bs[1], maxWork, c.terms)
+			if !ok {
+				continue
+			}
+			taken++
+			if st.Nodes > 1 {
+				searched++
+			}
+			var p problem
+			p.build(&vs[0], &vs[1], &bs[0], &bs[1])
+			found := p.searchTree(maxWork)
+			want := spec.No
+			switch {
+			case found:
+				want = spec.Yes
+			case p.tooHard:
+				want = spec.TooHard
+			}
+			if v != want || st.Nodes != p.nodes || st.Path != PathSearch {
+				t.Fatalf("%v, %v, %d terms, cap %d: small %v %+v; search %v after %d nodes", vs[0], vs[1], c.terms, maxWork, v, st, want, p.nodes)
 			}
 		}
-		if !boxesMeet(bs[0], bs[1]) {
-			continue
-		}
-		maxWork := 1 + r.IntN(2)
-		v, st, ok := searchSmall(&vs[0], &vs[1], bs[0], bs[1], maxWork)
-		if !ok {
-			continue
-		}
-		taken++
-		var p problem
-		p.build(&vs[0], &vs[1], bs[0], bs[1])
-		found := p.searchTree(maxWork)
-		want := spec.No
-		switch {
-		case found:
-			want = spec.Yes
-		case p.tooHard:
-			want = spec.TooHard
-		}
-		if v != want || st.Nodes != p.nodes || st.Path != PathSearch {
-			t.Fatalf("%v, %v: small %v %+v; search %v after %d nodes", vs[0], vs[1], v, st, want, p.nodes)
+		if taken < 10000 || searched < c.searched {
+			t.Errorf("%d terms: the small path took only %d pairs, %d past their root", c.terms, taken, searched)
 		}
 	}
-	if taken < 10000 {
-		t.Errorf("the small path took only %d pairs", taken)
+}
+
+// randomView returns a view of the given rank, extents up to maxShape,
+// strides from strides times 1 to 3, and an offset that keeps it at or
+// above byte 0.
+func randomView(r *rand.Rand, rank, maxShape int, strides []int64) spec.View {
+	x := spec.View{ElemSize: int64(1 + r.IntN(4)), Shape: make([]int64, rank), Strides: make([]int64, rank)}
+	for d := range rank {
+		x.Shape[d] = int64(1 + r.IntN(maxShape))
+		x.Strides[d] = strides[r.IntN(len(strides))] * int64(1+r.IntN(3))
+		if x.Shape[d] > 1 && x.Strides[d] < 0 {
+			x.Offset -= (x.Shape[d] - 1) * x.Strides[d]
+		}
 	}
+	x.Offset += int64(r.IntN(400))
+	return x
 }
 
 // TestReciprocal: quo and rem agree with division for dividends below 2^32

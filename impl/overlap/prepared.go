@@ -46,7 +46,7 @@ func ExactPrepared(a, b *Prepared) spec.Verdict {
 		}
 		return spec.No
 	}
-	v, _ := decide(&a.view, &b.view, a.box, b.box, DefaultMaxWork)
+	v, _ := decide(&a.view, &b.view, &a.box, &b.box, DefaultMaxWork)
 	return v
 }
 
@@ -56,7 +56,7 @@ func (s Solver) SolvePrepared(a, b *Prepared) (spec.Verdict, Stats) {
 	if maxWork <= 0 || bugs.On(BugPreparedCap) {
 		maxWork = DefaultMaxWork
 	}
-	return decide(&a.view, &b.view, a.box, b.box, maxWork)
+	return decide(&a.view, &b.view, &a.box, &b.box, maxWork)
 }
 
 // PreparedChecker adapts the prepared path to a spec.Checker that prepares

@@ -23,17 +23,25 @@ const maxTerms = 2*spec.MaxRank + 1
 // of largest bound last (the pair, solved in closed form), the rest before
 // them by increasing bound (enumerated).
 type problem struct {
-	n     int
+	leafRun // rhs, slack, the pair and the count of nodes
+	n       int
+	least   uint64 // the least coefficient of the terms, as add leaves them
+	coef    [maxTerms]uint64
+	ub      [maxTerms]uint64
+	g       [maxTerms + 1]uint64 // g[k] = gcd(coef[k:]); g[n] = 0
+	reach   [maxTerms + 1]uint64 // reach[k] = Σ coef[k:]·ub[k:] + slack, saturating
+	mod     [maxTerms]uint64     // mod[k] = g[k+1]/g[k]: the residue step of x[k] (without slack)
+	inv     [maxTerms]uint64     // inv[k] = (coef[k]/g[k])^-1 mod mod[k], on first use (0 before)
+}
+
+// leafRun is what the search's leaves read and count (leaves.go): the
+// equation's right-hand side and slack, the closed form of its last two
+// terms, and the nodes visited against the cap. The problem holds one; so
+// does searchThree, which needs none of the problem's tables.
+type leafRun struct {
 	rhs   uint64
 	slack uint64 // the coefficient-1 term's bound: 0 when there is none
-	least uint64 // the least coefficient of the terms, as add leaves them
-	coef  [maxTerms]uint64
-	ub    [maxTerms]uint64
-	g     [maxTerms + 1]uint64 // g[k] = gcd(coef[k:]); g[n] = 0
-	reach [maxTerms + 1]uint64 // reach[k] = Σ coef[k:]·ub[k:] + slack, saturating
-	mod   [maxTerms]uint64     // mod[k] = g[k+1]/g[k]: the residue step of x[k] (without slack)
-	inv   [maxTerms]uint64     // inv[k] = (coef[k]/g[k])^-1 mod mod[k], on first use (0 before)
-	last  pair                 // the last two terms, when n ≥ 2
+	last  pair   // the last two terms, when n ≥ 2
 
 	maxWork int
 	nodes   int
@@ -53,7 +61,7 @@ type problem struct {
 // a instead) has right-hand side hiA − loB; a solution of one maps to one of
 // the other (x → ub − x), and the smaller right-hand side is kept. build
 // reports false only when the equation is unsolvable on its face.
-func (p *problem) build(a, b *spec.View, ba, bb box) bool {
+func (p *problem) build(a, b *spec.View, ba, bb *box) bool {
 	hiA, hiB := ba.hi, bb.hi
 	var elemBound uint64 = uint64(a.ElemSize-1) + uint64(b.ElemSize-1)
 	if bugs.On(BugElemIgnored) {
@@ -287,33 +295,20 @@ func (p *problem) dfs(k int, r uint64) bool {
 		}
 		return r <= w || p.last.solveRange(r-w, r)
 	}
-	// x[k] runs up from the least value that leaves the later terms a rest
-	// they can reach (c·x ≥ r − reach[k+1]) to the largest that fits r. The
-	// top needs no division when the whole term fits, the bottom none when
-	// the rest can reach all of r (both are common).
-	var lo uint64
-	if rest := p.reach[k+1]; r > rest {
-		lo = (r - rest + c - 1) / c // r, c < 2^63: no wrap
-	}
-	hi := p.ub[k]
-	if c*hi > r { // c·ub ≤ rhs: no wrap
-		hi = r / c
-	}
+	// x[k] runs over its children's range; without slack, only over the
+	// residue class that keeps the rest divisible by the later terms' gcd.
+	lo, hi := children(r, c, p.ub[k], p.reach[k+1])
 	if lo > hi {
 		return false
 	}
 	x, m := lo, uint64(1)
 	if w == 0 {
 		if m = p.mod[k]; m > 1 {
-			if p.inv[k] == 0 {
-				p.inv[k] = modInverse(c/p.g[k]%m, m)
-			}
-			x0 := mulMod(divBy(r, p.g[k])%m, p.inv[k], m)
-			x = lo + (x0+m-lo%m)%m // the first x ≥ lo with x ≡ x0 (mod m)
+			x = firstInClass(lo, r, c, p.g[k], m, &p.inv[k])
 		}
 	}
 	if k+1 == p.n-2 {
-		return p.leaves(k+1, r, c, x, hi, m)
+		return p.leaves(p.g[k+1], r, c, x, hi, m)
 	}
 	for ; x <= hi; x += m { // x, m < 2^63: no wrap
 		if p.dfs(k+1, r-c*x) {
@@ -324,6 +319,36 @@ func (p *problem) dfs(k int, r uint64) bool {
 		}
 	}
 	return false
+}
+
+// children returns the range [lo, hi] of x at a node that enumerates c·x,
+// x ≤ ub, with r left and reach the reach of the terms after it: from the
+// least x that leaves them a rest they can reach (c·x ≥ r − reach) to the
+// largest that fits r. The top needs no division when the whole term fits,
+// the bottom none when the rest can reach all of r (both are common). lo >
+// hi when there is none.
+func children(r, c, ub, reach uint64) (lo, hi uint64) {
+	if r > reach {
+		lo = (r - reach + c - 1) / c // r, c < 2^63: no wrap
+	}
+	hi = ub
+	if c*hi > r { // c·ub < 2^63: no wrap
+		hi = r / c
+	}
+	return lo, hi
+}
+
+// firstInClass returns the first x ≥ lo in the residue class modulo m > 1
+// that keeps r − c·x divisible by the gcd g' = g·m of the later terms: x ≡
+// (r/g)·(c/g)^-1 (mod m), where g divides c and r. The inverse is computed
+// on first use and kept in *inv (0 before: a true inverse modulo m > 1 is
+// at least 1).
+func firstInClass(lo, r, c, g, m uint64, inv *uint64) uint64 {
+	if *inv == 0 {
+		*inv = modInverse(c/g%m, m)
+	}
+	x0 := mulMod(divBy(r, g)%m, *inv, m)
+	return lo + (x0+m-lo%m)%m // the first x ≥ lo with x ≡ x0 (mod m)
 }
 
 // divBy returns r/g, skipping the division in the common case g = 1 (a byte

@@ -22,7 +22,7 @@ func SeedGCD(a, b spec.View) (spec.Verdict, error) {
 	if err != nil {
 		return spec.No, err
 	}
-	if ba.empty || bb.empty || !boxesMeet(ba, bb) {
+	if ba.empty || bb.empty || !boxesMeet(&ba, &bb) {
 		return spec.No, nil
 	}
 	if seedContiguous(&a) && seedContiguous(&b) {

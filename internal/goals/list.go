@@ -73,7 +73,6 @@ var All = []Goal{
 		Domain:      "sizeclass",
 		Text:        "parallel pairs stable: in each campaign the 95% interval of the median within ±25% of it",
 		perCampaign: true,
-		Pending:     missedInBaseline,
 		checks:      []check{stable("SizeclassParallel", []string{"Sharded", "LockFree"}, 0.25)},
 	},
 	{
@@ -135,9 +134,8 @@ var All = []Goal{
 		checks: []check{atMost("OverlapNearEqual/n={256,1024,4096}", []string{"Exact"}, 100*ns)},
 	},
 	{
-		Domain:  "overlap",
-		Text:    "p99 of the generated corpus (10,240 pairs) at most 500 ns for Exact",
-		Pending: missedInBaseline,
+		Domain: "overlap",
+		Text:   "p99 of the generated corpus (10,240 pairs) at most 500 ns for Exact",
 		// Each sample of BenchmarkOverlapCorpus measures every pair's cost
 		// and reports their 99th percentile (p99-ns/pair); the goal is
 		// judged on the median of those samples and its interval.
