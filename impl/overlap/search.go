@@ -221,11 +221,7 @@ func (p *problem) tables() {
 		if bugs.On(BugReachShort) && k == p.n-1 {
 			r = 0
 		}
-		if s, carry := bits.Add64(r, p.reach[k+1], 0); carry == 0 {
-			p.reach[k] = s
-		} else {
-			p.reach[k] = math.MaxUint64
-		}
+		p.reach[k] = addSaturating(r, p.reach[k+1])
 	}
 	if p.n < 2 {
 		return
@@ -349,6 +345,16 @@ func firstInClass(lo, r, c, g, m uint64, inv *uint64) uint64 {
 	}
 	x0 := mulMod(divBy(r, g)%m, *inv, m)
 	return lo + (x0+m-lo%m)%m // the first x ≥ lo with x ≡ x0 (mod m)
+}
+
+// addSaturating returns x + y, or the largest uint64 when the sum wraps:
+// a reach, which only has to be compared with a right-hand side below
+// 2^63.
+func addSaturating(x, y uint64) uint64 {
+	if s, carry := bits.Add64(x, y, 0); carry == 0 {
+		return s
+	}
+	return math.MaxUint64
 }
 
 // divBy returns r/g, skipping the division in the common case g = 1 (a byte

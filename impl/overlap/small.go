@@ -1,9 +1,6 @@
 package overlap
 
 import (
-	"math"
-	"math/bits"
-
 	"github.com/memverify/memverify/internal/bugs"
 	spec "github.com/memverify/memverify/model/overlap"
 )
@@ -207,11 +204,7 @@ func smallLeaf(coef, ub []uint64, r, w uint64) bool {
 	for i := range coef {
 		// coef·ub is below 2^63 (clamped to rhs by problem.add, a
 		// view's span in searchSmall); only the sum may saturate.
-		if s, carry := bits.Add64(reach, coef[i]*ub[i], 0); carry == 0 {
-			reach = s
-		} else {
-			reach = math.MaxUint64
-		}
+		reach = addSaturating(reach, coef[i]*ub[i])
 	}
 	if r > reach {
 		return false

@@ -1,10 +1,5 @@
 package overlap
 
-import (
-	"math"
-	"math/bits"
-)
-
 // threeDims is the most dims, both views together, whose equation search
 // builds on the stack (searchSmall) before it builds a problem: two
 // matrices, or a vector and a view of rank 3. More dims make three terms
@@ -46,12 +41,4 @@ func (run *leafRun) root(eq *smallEquation, maxWork int) bool {
 		}
 	}
 	return run.leaves(g1, r, c0, x, hi, m)
-}
-
-// addSaturating returns x + y, or the largest uint64 when the sum wraps.
-func addSaturating(x, y uint64) uint64 {
-	if s, carry := bits.Add64(x, y, 0); carry == 0 {
-		return s
-	}
-	return math.MaxUint64
 }
