@@ -20,6 +20,10 @@ type classes struct {
 	// start[k] is the first class whose size exceeds 2^(k-1): where the
 	// search for a request n with bits.Len64(n-1) == k begins.
 	start [65]int32
+	// startSize[k] is the size of class start[k] (0 if there is none): a
+	// request no larger has its class without a look at sizes, whose
+	// length, base and bounds check every Alloc would load and test.
+	startSize [65]int64
 }
 
 func newClasses(cfg spec.Config) (classes, error) {
@@ -41,6 +45,9 @@ func newClasses(cfg spec.Config) (classes, error) {
 			i++
 		}
 		c.start[k] = int32(i)
+		if i < len(c.sizes) {
+			c.startSize[k] = c.sizes[i]
+		}
 	}
 	return c, nil
 }
@@ -53,9 +60,13 @@ func (c *classes) small(n int64) int {
 	if n <= 0 || n > c.largest {
 		return -1
 	}
-	i := int(c.start[bits.Len64(uint64(n-1))])
+	k := bits.Len64(uint64(n - 1))
+	i := int(c.start[k])
 	if bugs.On(BugClassByBitLength) {
 		return i // right only when every class is a power of two
+	}
+	if n <= c.startSize[k] {
+		return i
 	}
 	for c.sizes[i] < n {
 		i++

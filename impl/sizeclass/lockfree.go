@@ -90,22 +90,25 @@ type lfShard struct {
 const privateSlots = 8
 
 // popPrivate claims the newest block of class in sh's private slots that is
-// still there, for a request of n bytes; stale entries are dropped.
+// still there, for a request of n bytes; stale entries are dropped. Like
+// shard.pop it indexes the slots directly and reaches the count through one
+// pointer, which keeps it within the inlining budget (at its edge: a line
+// more makes it a call again): it runs on every cached Alloc.
 func (sh *lfShard) popPrivate(class int, n int64) *block {
-	l := sh.private[class*privateSlots : class*privateSlots+privateSlots]
-	k := sh.privN[class]
-	for k > 0 {
+	count := &sh.privN[class]
+	base := class * privateSlots
+	for k := *count; k > 0; {
 		k--
-		b := l[k]
+		b := sh.private[base+int(k)]
 		if bugs.On(BugPrivateByStore) {
 			b.use.Store(usePrivate) // "the slot is mine"
 		}
 		if b.use.CompareAndSwap(usePrivate, n) {
-			sh.privN[class] = k
+			*count = k
 			return b
 		}
 	}
-	sh.privN[class] = 0
+	*count = 0
 	return nil
 }
 
@@ -138,8 +141,14 @@ func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
 	if bugs.On(PerfAllocRecord) {
 		recordAlloc(n)
 	}
-	class := l.cls.small(n)
-	if class < 0 || l.closed.Load() {
+	// As in Sharded.Alloc, the flag first and the class last, each its own
+	// test: one condition joining them made the compiler set a flag from
+	// the two and test it again.
+	class := -1
+	if !l.closed.Load() {
+		class = l.cls.small(n)
+	}
+	if class < 0 {
 		size, c, done, err := l.check(n)
 		if done {
 			return 0, err
@@ -158,7 +167,7 @@ func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
 		}
 	} else {
 		i := procPin()
-		if i < len(l.shards) {
+		if uint(i) < uint(len(l.shards)) { // the bounds check too (Sharded.Alloc)
 			sh := &l.shards[i]
 			if l.private {
 				if b := sh.popPrivate(class, n); b != nil {
@@ -186,6 +195,14 @@ func (l *LockFree) Alloc(n int64) (spec.Addr, error) {
 	if b != nil && l.claimPopped(b, n) {
 		return l.freeze(b), nil
 	}
+	return l.allocMiss(n, class)
+}
+
+// allocMiss serves a class request that the caller's private slots and
+// stack could not. It is a function of its own so that its deferred unlock
+// and its frame stay off Alloc's cached path, whose prologue would otherwise
+// zero the defer's state on every call.
+func (l *LockFree) allocMiss(n int64, class int) (spec.Addr, error) {
 	if a := l.steal(class, n); a != 0 {
 		return a, nil
 	}
@@ -241,12 +258,15 @@ func (l *LockFree) steal(class int, n int64) spec.Addr {
 
 // Free implements spec.Pool.
 func (l *LockFree) Free(p spec.Addr) error {
-	var b *block
-	if p != 0 && !l.closed.Load() {
-		b = l.table.get(p)
+	// Two exits rather than one lookup result that may be nil for three
+	// reasons: with the nil set on one branch and tested after the merge,
+	// the compiler set a flag from p and closed and tested it again.
+	if p == 0 || l.closed.Load() {
+		return l.freeMissed(p) // null or closed (core.freeMissed)
 	}
+	b := l.table.get(p)
 	if b == nil {
-		return l.freeMissed(p) // null, closed or unknown (core.freeMissed)
+		return l.freeMissed(p) // unknown (core.freeMissed)
 	}
 	if bugs.On(BugDoubleFreeRace) {
 		if b.use.Load() <= 0 {
@@ -265,16 +285,18 @@ func (l *LockFree) Free(p spec.Addr) error {
 		return nil
 	}
 	i := procPin()
-	if l.private && i < len(l.shards) {
+	if l.private && uint(i) < uint(len(l.shards)) { // as in Alloc
 		// The P's private slots take the block unless they are full.
 		sh := &l.shards[i]
-		if k := sh.privN[b.class]; k < privateSlots {
+		class := b.class
+		count := &sh.privN[class]
+		if k := *count; k < privateSlots {
 			if !b.freeTo(usePrivate) {
 				procUnpin()
 				return l.freeFailed(p)
 			}
-			sh.private[b.class*privateSlots+int(k)] = b
-			sh.privN[b.class] = k + 1
+			sh.private[class*privateSlots+int(k)] = b
+			*count = k + 1
 			procUnpin()
 			return nil
 		}

@@ -152,18 +152,25 @@ func (s *Sharded) exit(sh *shard) {
 // Alloc implements spec.Pool.
 func (s *Sharded) Alloc(n int64) (spec.Addr, error) {
 	// The fast path: a class request on a P with a shard, not locked mode.
-	if class := s.cls.small(n); class >= 0 && !s.locked && !s.closed.Load() {
-		if i := procPin(); i < len(s.shards) {
-			sh := &s.shards[i]
-			b := sh.pop(class, s.capacity, n, bugs.On(BugClaimByStore))
-			if b != nil {
-				sh.hits++
-				procUnpin()
-				return s.freeze(b), nil
+	// The pool's flags come first and the class last, each its own test:
+	// one condition joining them made the compiler set a flag from the
+	// three and test it again.
+	if !s.locked && !s.closed.Load() {
+		if class := s.cls.small(n); class >= 0 {
+			// The P id is never negative: compared unsigned, the one test
+			// is also the bounds check of shards[i].
+			if i := procPin(); uint(i) < uint(len(s.shards)) {
+				sh := &s.shards[i]
+				b := sh.pop(class, s.capacity, n, bugs.On(BugClaimByStore))
+				if b != nil {
+					sh.hits++
+					procUnpin()
+					return s.freeze(b), nil
+				}
 			}
+			procUnpin()
+			return s.allocMiss(n, class)
 		}
-		procUnpin()
-		return s.allocMiss(n, class)
 	}
 	size, class, done, err := s.check(n)
 	if done {
@@ -187,12 +194,15 @@ func (s *Sharded) Alloc(n int64) (spec.Addr, error) {
 
 // Free implements spec.Pool.
 func (s *Sharded) Free(p spec.Addr) error {
-	var b *block
-	if p != 0 && !s.closed.Load() {
-		b = s.table.get(p)
+	// Two exits rather than one lookup result that may be nil for three
+	// reasons: with the nil set on one branch and tested after the merge,
+	// the compiler set a flag from p and closed and tested it again.
+	if p == 0 || s.closed.Load() {
+		return s.freeMissed(p) // null or closed (core.freeMissed)
 	}
+	b := s.table.get(p)
 	if b == nil {
-		return s.freeMissed(p) // null, closed or unknown (core.freeMissed)
+		return s.freeMissed(p) // unknown (core.freeMissed)
 	}
 	if !b.free() {
 		return s.freeFailed(p)
@@ -201,7 +211,7 @@ func (s *Sharded) Free(p spec.Addr) error {
 		return nil
 	}
 	if !s.locked {
-		if i := procPin(); i < len(s.shards) {
+		if i := procPin(); uint(i) < uint(len(s.shards)) { // as in Alloc
 			if s.shards[i].push(b, s.capacity) {
 				procUnpin()
 				return nil

@@ -28,32 +28,39 @@ type shard struct {
 // of n bytes; entries whose block was claimed elsewhere or released are
 // dropped on the way. byStore is the seeded bug that takes the block with a
 // store, as if the list were the only place that could hand it out.
+//
+// pop and push run on every cached call: they index slots directly and
+// reach the count through one pointer, so that each call checks each
+// index once (a subslice of the class's entries costs two more checks and
+// its arithmetic, and every access to n[class] one more).
 func (sh *shard) pop(class, capacity int, n int64, byStore bool) *block {
-	l := sh.slots[class*capacity : class*capacity+capacity]
-	k := sh.n[class]
-	for k > 0 {
+	count := &sh.n[class]
+	base := class * capacity
+	for k := int(*count); k > 0; {
 		k--
-		b := l[k]
+		b := sh.slots[base+k]
 		if byStore {
 			b.use.Store(n)
 		} else if !b.use.CompareAndSwap(0, n) {
 			continue
 		}
-		sh.n[class] = k
+		*count = int32(k)
 		return b
 	}
-	sh.n[class] = 0
+	*count = 0
 	return nil
 }
 
 // push lists b in its class; false if the list is full.
 func (sh *shard) push(b *block, capacity int) bool {
-	k := sh.n[b.class]
-	if int(k) == capacity {
+	class := b.class
+	count := &sh.n[class]
+	k := int(*count)
+	if k == capacity {
 		return false
 	}
-	sh.slots[b.class*capacity+int(k)] = b
-	sh.n[b.class] = k + 1
+	sh.slots[class*capacity+k] = b
+	*count = int32(k + 1)
 	return true
 }
 
