@@ -50,9 +50,9 @@
 //     makes contiguous (c ≤ slack+1: the sums fill [0, slack + c·ub]); the
 //     other terms then need only reach [r − slack, r]. An equation of at
 //     most three terms (two matrices that share a stride, column slices of
-//     one tensor) is built and searched on the stack (searchThree,
-//     three.go), with the same nodes; larger ones in a problem, whose
-//     tables are sized for 17 terms.
+//     one tensor) is built and searched on the stack (searchSmall and
+//     the root of three.go), with the same nodes; larger ones in a
+//     problem, whose tables are sized for 17 terms.
 //  5. The two terms of largest bound are solved in closed form (pair.go),
 //     as NumPy's mem_overlap solves its innermost pair: with g their gcd,
 //     a·x + b·y = r needs x in one residue class modulo b/g (extended
@@ -83,10 +83,12 @@
 // of the pair (or, with one term left, its range). An equation decided
 // before the search (no term left but slack) counts none; one with at most
 // two stride terms (two 1-D views among them) counts one, and is decided by
-// the closed form without the search's tables (smallLeaf, small.go); two
+// the closed form without the search's tables (pairLeaf, small.go); two
 // 1-D views take that path before the shifted-copy and gap-free tests, and
 // Exact takes them in one function (exactLines, lines.go) from the raw
-// views to the closed form. A leaf's reach test is its
+// views to the closed form; pairs of views of rank at most 2 take decide's
+// tests and the small search fused as well (exactMatrices, matrices.go),
+// with the same nodes. A leaf's reach test is its
 // parent's (the parent enumerates only values that leave a reachable
 // rest), so it is counted but not repeated. Beyond the cap
 // (DefaultMaxWork = 2^16 nodes) the answer is TooHard, which a dependency

@@ -78,14 +78,20 @@ func Exact(a, b spec.View) (spec.Verdict, error) {
 }
 
 // exactQuick is Exact past the dense path: exactLines for two views of rank
-// 1; for others, quickScan on each view, then the bounds, the gap-free fast
-// path, the shifted-copy path and the search; the careful path for views
-// that are not quickScan's.
+// 1, exactMatrices for other pairs of rank at most 2; for others, quickScan
+// on each view, then the bounds, the gap-free fast path, the shifted-copy
+// path and the search; the careful path for views that are not
+// quickScan's.
 //
 //go:noinline
 func exactQuick(a, b *spec.View) (spec.Verdict, error) {
-	if len(a.Shape) == 1 && len(b.Shape) == 1 {
+	switch ra, rb := len(a.Shape), len(b.Shape); {
+	case ra == 1 && rb == 1:
 		if v, ok := exactLines(a, b); ok {
+			return v, nil
+		}
+	case uint(ra-1) < 2 && uint(rb-1) < 2:
+		if v, ok := exactMatrices(a, b); ok {
 			return v, nil
 		}
 	}
@@ -256,6 +262,11 @@ func search(a, b *spec.View, ba, bb *box, maxWork int) (spec.Verdict, Stats) {
 			return v, st
 		}
 	}
+	return searchProblem(a, b, ba, bb, maxWork)
+}
+
+// searchProblem is search in a problem, for equations of any size.
+func searchProblem(a, b *spec.View, ba, bb *box, maxWork int) (spec.Verdict, Stats) {
 	var p problem
 	if !p.build(a, b, ba, bb) {
 		return spec.No, Stats{Path: PathSearch}

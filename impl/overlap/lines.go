@@ -36,13 +36,23 @@ func exactLines(a, b *spec.View) (v spec.Verdict, ok bool) {
 	case loA == loB || hiA == hiB:
 		return spec.Yes, true // a view touches its lowest and highest byte
 	}
-	var eq smallEquation
-	eq.rhs = uint64(min(hiB-loA, hiA-loB))
-	eq.add(uint64(ca), na)
-	eq.add(uint64(cb), nb)
-	eq.settle(ea, eb)
-	if eq.solve() {
-		return spec.Yes, true
+	// The pair's equation on values (settleTwo, pairLeaf), its terms as
+	// smallEquation.add builds them: one that cannot move or fit in rhs
+	// is none (coefficient 0), and equal coefficients merge.
+	rhs := uint64(min(hiB-loA, hiA-loB))
+	c0, u0, c1, u1 := uint64(ca), uint64(na), uint64(cb), uint64(nb)
+	if u0 == 0 || c0 > rhs {
+		c0, u0 = 0, 0
 	}
-	return spec.No, true
+	if u1 == 0 || c1 > rhs {
+		c1, u1 = 0, 0
+	}
+	if c0 == c1 && c0 != 0 {
+		if u0 += u1; c0*u0 > rhs { // each span below 2^56: no wrap
+			u0 = rhs / c0
+		}
+		c1, u1 = 0, 0
+	}
+	c0, u0, c1, u1, w := settleTwo(c0, u0, c1, u1, rhs, min(uint64(ea-1)+uint64(eb-1), rhs))
+	return verdict(pairLeaf(c0, u0, c1, u1, rhs, w)), true
 }

@@ -37,7 +37,8 @@ type problem struct {
 // leafRun is what the search's leaves read and count (leaves.go): the
 // equation's right-hand side and slack, the closed form of its last two
 // terms, and the nodes visited against the cap. The problem holds one; so
-// does searchThree, which needs none of the problem's tables.
+// does the three-term root (three.go), which needs none of the problem's
+// tables.
 type leafRun struct {
 	rhs   uint64
 	slack uint64 // the coefficient-1 term's bound: 0 when there is none
@@ -139,7 +140,7 @@ func (p *problem) clamp(c, u uint64) uint64 {
 }
 
 // finish puts the terms added so far in search order and fills the tables.
-// An equation of at most two terms is decided at once by smallLeaf, in
+// An equation of at most two terms is decided at once by pairLeaf, in
 // its one node, and needs no tables (under the mutants build tag it takes
 // the search, where the seams are).
 func (p *problem) finish() {
@@ -250,13 +251,16 @@ func (p *problem) solve(maxWork int) bool {
 		return p.rhs <= p.slack
 	}
 	if p.n <= smallTerms && !bugs.Enabled {
-		// One node, as dfs would count it at its root: smallLeaf takes it
+		// One node, as dfs would count it at its root: pairLeaf takes it
 		// as dfs does, without the tables.
 		if p.nodes = 1; maxWork < 1 {
 			p.tooHard = true
 			return false
 		}
-		return smallLeaf(p.coef[:p.n], p.ub[:p.n], p.rhs, p.slack)
+		if p.n == 1 {
+			return pairLeaf(p.coef[0], p.ub[0], 0, 0, p.rhs, p.slack)
+		}
+		return pairLeaf(p.coef[0], p.ub[0], p.coef[1], p.ub[1], p.rhs, p.slack)
 	}
 	return p.dfs(0, p.rhs)
 }

@@ -56,7 +56,8 @@ func searchSmall(a, b *spec.View, ba, bb *box, maxWork, terms int) (v spec.Verdi
 	return spec.No, st, true
 }
 
-// smallEquation is the equation of searchSmall and exactLines:
+// smallEquation is the equation of searchSmall, exactLines and
+// exactMatrices:
 // at most three stride terms below the right-hand side rhs, built as
 // problem.build builds its terms, with the slack w of the element sizes
 // once settled.
@@ -130,102 +131,140 @@ func (eq *smallEquation) merge(i int, u uint64) {
 }
 
 // settle folds the element sizes into the slack and orders the terms, as
-// problem.build does: the slack absorbs the terms it makes contiguous, the
-// smallest coefficient first (a stride of 1 joins the byte term, or is the
-// slack when both elements are single bytes); the rest are in
-// problem.order's order, by increasing bound, ties by decreasing
-// coefficient. The coefficients are distinct (add merges equal ones), so
-// compare-and-swaps sort them: one for two terms, three for three (in
-// settleThree, out of the way of the vectors' pairs).
+// problem.build does (settleTwo, settleThree).
 func (eq *smallEquation) settle(elemA, elemB int64) {
-	c, u := &eq.coef, &eq.ub
-	if eq.n == len(c) {
-		eq.settleThree(elemA, elemB)
+	w := min(uint64(elemA-1)+uint64(elemB-1), eq.rhs)
+	if eq.n == len(eq.coef) {
+		eq.settleThree(w)
 		return
 	}
-	eq.swapIf(0, 1, eq.n == 2 && c[1] < c[0]) // increasing coefficients, for absorb
-	w := min(uint64(elemA-1)+uint64(elemB-1), eq.rhs)
-	for ; eq.n > 0 && c[0] <= w+1; eq.n-- {
-		w = min(w+c[0]*u[0], eq.rhs)
-		c[0], u[0] = c[1], u[1]
+	c0, u0, c1, u1 := eq.coef[0], eq.ub[0], eq.coef[1], eq.ub[1]
+	if eq.n < 2 {
+		c1, u1 = 0, 0
 	}
-	eq.w = w
-	eq.swapIf(0, 1, eq.n == 2 && (u[1] < u[0] || (u[1] == u[0] && c[1] > c[0])))
+	c0, u0, c1, u1, eq.w = settleTwo(c0, u0, c1, u1, eq.rhs, w)
+	eq.coef[0], eq.ub[0], eq.coef[1], eq.ub[1] = c0, u0, c1, u1
+	eq.n = b2n(c0 != 0) + b2n(c1 != 0)
+}
+
+// settleTwo is settle for at most two terms, on values, a term of
+// coefficient 0 standing for none (whatever its bound): the slack w absorbs
+// the terms it makes contiguous, the smallest coefficient first (a stride
+// of 1 joins the byte term, or is the slack when both elements are single
+// bytes); two left are put in problem.order's order, by increasing bound,
+// ties by decreasing coefficient. The coefficients are distinct, or one is
+// 0 (add merges equal ones). The terms left come first, none after them.
+func settleTwo(c0, u0, c1, u1, r, w uint64) (uint64, uint64, uint64, uint64, uint64) {
+	c0, u0, c1, u1 = byCoefficient(c0, u0, c1, u1) // none, at 0, is absorbed first
+	if c0 <= w+1 {
+		w, c0, u0, c1, u1 = min(w+c0*u0, r), c1, u1, 0, 0
+		if c0 <= w+1 {
+			w, c0, u0 = min(w+c0*u0, r), 0, 0
+		}
+		return c0, u0, c1, u1, w
+	}
+	c0, u0, c1, u1 = inSearchOrder(c0, u0, c1, u1)
+	return c0, u0, c1, u1, w
+}
+
+// b2n is 1 for true, 0 for false.
+func b2n(x bool) int {
+	if x {
+		return 1
+	}
+	return 0
 }
 
 // settleThree is settle for three terms, which need a search: its nodes
 // depend on the order of the bounds, which are clamped first, as
 // problem.add clamps them. (A term the slack absorbs gives it the same
 // bound clamped or not: c ≤ w+1 leaves rhs − c·⌊rhs/c⌋ ≤ w.)
-func (eq *smallEquation) settleThree(elemA, elemB int64) {
-	c, u := &eq.coef, &eq.ub
-	for i := range c {
-		if c[i]*u[i] > eq.rhs { // below 2^64 (add): no wrap
-			u[i] = eq.rhs / c[i]
-		}
+func (eq *smallEquation) settleThree(w uint64) {
+	// On locals, written back once: the swaps and the absorbing loop on
+	// the arrays cost a three-term pair as much as its root.
+	r := eq.rhs
+	c0, c1, c2 := eq.coef[0], eq.coef[1], eq.coef[2]
+	u0, u1, u2 := clampBound(c0, eq.ub[0], r), clampBound(c1, eq.ub[1], r), clampBound(c2, eq.ub[2], r)
+	c1, u1, c2, u2 = byCoefficient(c1, u1, c2, u2)
+	c0, u0, c1, u1 = byCoefficient(c0, u0, c1, u1)
+	c1, u1, c2, u2 = byCoefficient(c1, u1, c2, u2)
+	n := 3
+	for ; n > 0 && c0 <= w+1; n-- {
+		w = min(w+c0*u0, r)
+		c0, c1, c2, u0, u1, u2 = c1, c2, 0, u1, u2, 0 // none past n: solve reads two
 	}
-	eq.swapIf(1, 2, c[2] < c[1])
-	eq.swapIf(0, 1, c[1] < c[0])
-	eq.swapIf(1, 2, c[2] < c[1])
-	w := min(uint64(elemA-1)+uint64(elemB-1), eq.rhs)
-	for ; eq.n > 0 && c[0] <= w+1; eq.n-- {
-		w = min(w+c[0]*u[0], eq.rhs)
-		c[0], c[1], u[0], u[1] = c[1], c[2], u[1], u[2]
+	switch n {
+	case 3:
+		c0, u0, c1, u1 = inSearchOrder(c0, u0, c1, u1)
+		c1, u1, c2, u2 = inSearchOrder(c1, u1, c2, u2)
+		c0, u0, c1, u1 = inSearchOrder(c0, u0, c1, u1)
+	case 2:
+		c0, u0, c1, u1 = inSearchOrder(c0, u0, c1, u1)
 	}
-	eq.w = w
-	for _, i := range [...]int{0, 1, 0} {
-		j := i + 1
-		eq.swapIf(i, j, j < eq.n && (u[j] < u[i] || (u[j] == u[i] && c[j] > c[i])))
-	}
+	eq.coef, eq.ub, eq.n, eq.w = [3]uint64{c0, c1, c2}, [3]uint64{u0, u1, u2}, n, w
 }
 
-// swapIf swaps terms i and j when cond holds.
-func (eq *smallEquation) swapIf(i, j int, cond bool) {
-	if cond {
-		eq.coef[i], eq.coef[j], eq.ub[i], eq.ub[j] = eq.coef[j], eq.coef[i], eq.ub[j], eq.ub[i]
+// clampBound returns min(u, r/c), dividing only when c·u passes r (below
+// 2^64: add).
+func clampBound(c, u, r uint64) uint64 {
+	if c*u > r {
+		return r / c
 	}
+	return u
 }
 
-// solve decides the settled equation: the slack alone, or the one node.
+// byCoefficient returns two terms by increasing coefficient.
+func byCoefficient(c0, u0, c1, u1 uint64) (uint64, uint64, uint64, uint64) {
+	if c1 < c0 {
+		return c1, u1, c0, u0
+	}
+	return c0, u0, c1, u1
+}
+
+// inSearchOrder returns two terms in problem.order's order: by increasing
+// bound, ties by decreasing coefficient.
+func inSearchOrder(c0, u0, c1, u1 uint64) (uint64, uint64, uint64, uint64) {
+	if u1 < u0 || u1 == u0 && c1 > c0 {
+		return c1, u1, c0, u0
+	}
+	return c0, u0, c1, u1
+}
+
+// solve decides the settled equation: the slack alone, or the one node
+// (pairLeaf; settle leaves the terms past n at 0).
 func (eq *smallEquation) solve() bool {
-	if eq.n == 0 {
-		return eq.rhs <= eq.w
-	}
-	return smallLeaf(eq.coef[:eq.n], eq.ub[:eq.n], eq.rhs, eq.w)
+	return pairLeaf(eq.coef[0], eq.ub[0], eq.coef[1], eq.ub[1], eq.rhs, eq.w)
 }
 
-// smallLeaf is the one node of searchSmall, as problem.dfs takes it at the
-// root: the reach test, then the range of the single term or the pair's
-// closed form. The gcd test is only a shortcut where there is slack (the
-// closed form is exact without it), so it is taken only without, where the
-// pair needs g anyway.
-func smallLeaf(coef, ub []uint64, r, w uint64) bool {
-	reach := w
-	for i := range coef {
-		// coef·ub is below 2^63 (clamped to rhs by problem.add, a
-		// view's span in searchSmall); only the sum may saturate.
-		reach = addSaturating(reach, coef[i]*ub[i])
-	}
-	if r > reach {
+// pairLeaf is the one node of an equation of at most two stride terms,
+// settled (searchSmall's, exactLines's, a problem's), as problem.dfs takes
+// it at the root: it decides c0·x0 + c1·x1 + z = r, x_i ≤ u_i, z ≤ w, a
+// term of coefficient 0 standing for none (they come last) — the reach
+// test, then the range of the single term or the pair's closed form. The
+// gcd test is only a shortcut where there is slack (the closed form is
+// exact without it), so it is taken only without, where the pair needs g
+// anyway.
+func pairLeaf(c0, u0, c1, u1, r, w uint64) bool {
+	// c·u is below 2^63 (clamped to rhs by problem.add, a view's span in
+	// searchSmall and exactLines); only the sum may saturate.
+	if r > addSaturating(addSaturating(w, c0*u0), c1*u1) {
 		return false
 	}
 	if r <= w {
 		return true
 	}
-	if len(coef) == 1 {
-		c := coef[0]
-		return (r-w+c-1)/c <= min(ub[0], r/c)
+	if c1 == 0 {
+		return (r-w+c0-1)/c0 <= min(u0, r/c0)
 	}
+	var q pair
 	if w > 0 {
-		var q pair
-		q.initRange(coef[0], ub[0], coef[1], ub[1])
+		q.initRange(c0, u0, c1, u1)
 		return q.solveRange(r-w, r)
 	}
-	g := gcd(coef[0], coef[1])
+	g := gcd(c0, c1)
 	if r%g != 0 {
 		return false
 	}
-	var q pair
-	q.init(coef[0], ub[0], coef[1], ub[1], g)
+	q.init(c0, u0, c1, u1, g)
 	return q.solve(r)
 }
