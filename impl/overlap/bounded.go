@@ -82,10 +82,7 @@ func ExactBounded(a, b Span) (spec.Verdict, error) {
 	// what a tracker comparing tiles of one tensor meets most.
 	if sameShape(a.View, b.View) {
 		if found, ok := shifted(a.View, a.Lo, b.Lo); ok {
-			if found {
-				return spec.Yes, nil
-			}
-			return spec.No, nil
+			return verdict(found), nil
 		}
 	}
 	ba, bb := box{lo: a.Lo, hi: a.Hi}, box{lo: b.Lo, hi: b.Hi}

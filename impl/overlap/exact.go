@@ -229,10 +229,7 @@ func decide(a, b *spec.View, ba, bb *box, maxWork int) (spec.Verdict, Stats) {
 		// takes at most 2^(rank+1) steps; the work cap, which bounds the
 		// search, plays no part (Nodes stays 0).
 		if found, ok := shifted(a, ba.lo, bb.lo); ok {
-			if found {
-				return spec.Yes, Stats{Path: PathShifted}
-			}
-			return spec.No, Stats{Path: PathShifted}
+			return verdict(found), Stats{Path: PathShifted}
 		}
 	}
 	// A gap-free view touches every byte of its bounds, and the other view
@@ -280,4 +277,12 @@ func searchProblem(a, b *spec.View, ba, bb *box, maxWork int) (spec.Verdict, Sta
 		return spec.TooHard, st
 	}
 	return spec.No, st
+}
+
+// verdict is Yes when found, No otherwise.
+func verdict(found bool) spec.Verdict {
+	if found {
+		return spec.Yes
+	}
+	return spec.No
 }

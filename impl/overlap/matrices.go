@@ -127,11 +127,3 @@ func (m *matrix) gapFree() bool {
 	cover += uint64(n1) * m1 // within the bounds: no wrap
 	return !opens0 || m0 <= cover
 }
-
-// verdict is Yes when found, No otherwise.
-func verdict(found bool) spec.Verdict {
-	if found {
-		return spec.Yes
-	}
-	return spec.No
-}

@@ -50,10 +50,7 @@ func searchSmall(a, b *spec.View, ba, bb *box, maxWork, terms int) (v spec.Verdi
 			return spec.TooHard, st, true
 		}
 	}
-	if found {
-		return spec.Yes, st, true
-	}
-	return spec.No, st, true
+	return verdict(found), st, true
 }
 
 // smallEquation is the equation of searchSmall, exactLines and
